@@ -1,0 +1,77 @@
+/**
+ * 100 gasless relays submitted at once: all mined, time to the last receipt, and the sender's
+ * own overhead per transaction (the relay minus the chain's part).
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { createWalletClient, erc20Abi, http, maxUint256 } from 'viem'
+import { mnemonicToAccount, privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
+import { startDevnet } from '../src/devnet/start-devnet.ts'
+import { loadConfig } from '../src/config/load.ts'
+import { createApp } from '../src/app.ts'
+import { createViemChain } from '../src/chain/clients.ts'
+import { MNEMONIC } from '../test/support/agent.ts'
+import { getJson, postJson } from '../test/support/app.ts'
+import { table } from './support.ts'
+
+export async function benchGasless(count = 100) {
+  const devnet = await startDevnet({ host: '127.0.0.1', port: 0 })
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-bench-'))
+  const app = await createApp(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', RPC_URL: devnet.url, DATA_DIR: dataDir }))
+  const url = await app.listen()
+  await app.ctx.indexer.stop()
+  try {
+    const chain = createViemChain(devnet.url, 'https://x', devnet.info.contracts.multicall3)
+    const deployer = createWalletClient({ chain, transport: http(devnet.url), account: mnemonicToAccount(MNEMONIC, { addressIndex: 0 }) })
+    // Fresh burners: each gets tokens and a little ETH from the deployer, and approves the relayer.
+    const burners = Array.from({ length: count }, () => privateKeyToAccount(generatePrivateKey()))
+    for (const burner of burners) {
+      await deployer.writeContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'transfer', args: [burner.address, 225_000n * 10n ** 18n] })
+      await deployer.sendTransaction({ to: burner.address, value: 10n ** 16n })
+      const wallet = createWalletClient({ chain, transport: http(devnet.url), account: burner })
+      await wallet.writeContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'approve', args: [devnet.info.contracts.relayer, maxUint256] })
+    }
+    const bodies = await Promise.all(
+      burners.map(async (burner) => {
+        const typed = (await getJson(`${url}/api/gasless/burn?address=${burner.address}`)).body.signTypedData
+        const message = { burner: burner.address, nonce: BigInt(typed.message.nonce), deadline: BigInt(typed.message.deadline) }
+        return { burner: burner.address, deadline: typed.message.deadline, signature: await burner.signTypedData({ domain: typed.domain, types: typed.types, primaryType: 'BurnRequest', message }) }
+      }),
+    )
+    const started = performance.now()
+    const times: number[] = []
+    const results = await Promise.all(
+      bodies.map(async (body) => {
+        const t = performance.now()
+        const response = await postJson(`${url}/api/gasless/burn`, body)
+        times.push(performance.now() - t)
+        return response
+      }),
+    )
+    const total = performance.now() - started
+    const ok = results.filter((r) => r.status === 200)
+    const blocks = new Set(ok.map((r) => r.body.blockNumber))
+    times.sort((a, b) => a - b)
+    // The chain's own share: one relay transaction sent and mined directly, without the service.
+    const direct = createWalletClient({ chain, transport: http(devnet.url), account: mnemonicToAccount(MNEMONIC, { addressIndex: 9 }) })
+    const t0 = performance.now()
+    for (let i = 0; i < 20; i++) {
+      const hash = await direct.sendTransaction({ to: '0x000000000000000000000000000000000000bEEF', value: 1n })
+      await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [hash] }) })
+    }
+    const chainPerTx = (performance.now() - t0) / 20
+    return table([
+      { measure: 'relays mined', value: `${ok.length} of ${count} (in ${blocks.size} blocks)` },
+      { measure: 'submit → last receipt (all at once)', value: `${Math.round(total)} ms` },
+      { measure: 'per relay, p50 / p99 of the POST', value: `${Math.round(times[Math.floor(times.length / 2)]!)} / ${Math.round(times[Math.floor(times.length * 0.99)]!)} ms` },
+      { measure: 'throughput', value: `${(ok.length / (total / 1000)).toFixed(1)} relays/s` },
+      { measure: 'chain alone: send + receipt of one tx, sequential', value: `${chainPerTx.toFixed(1)} ms` },
+      { measure: 'sender overhead per tx (total / count − chain alone)', value: `${(total / count - chainPerTx).toFixed(1)} ms` },
+    ])
+  } finally {
+    await app.close()
+    await devnet.close()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}

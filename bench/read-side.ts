@@ -1,0 +1,60 @@
+/**
+ * GET /api/gallery and GET /api/chadboard with 10,000 portraits from 1,000 burners in the
+ * database, at 100 connections, next to a bare Fastify route returning the same bytes.
+ */
+import Fastify from 'fastify'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { privateKeyToAccount } from 'viem/accounts'
+import { startDevnet } from '../src/devnet/start-devnet.ts'
+import { loadConfig } from '../src/config/load.ts'
+import { createApp } from '../src/app.ts'
+import { runLoad, table } from './support.ts'
+
+export async function benchReadSide(seconds = 8, env: Record<string, string> = {}) {
+  const devnet = await startDevnet({ host: '127.0.0.1', port: 0 })
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-bench-'))
+  const app = await createApp(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', RPC_URL: devnet.url, DATA_DIR: dataDir, ...env }))
+  const url = await app.listen()
+  await app.ctx.indexer.stop()
+  const rows: Array<Record<string, string | number>> = []
+  try {
+    // 10,000 portraits from 1,000 burners, as the pipeline records them.
+    const burners = Array.from({ length: 1000 }, () => privateKeyToAccount(`0x${randomBytes(32).toString('hex')}`).address)
+    const cid = 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'
+    for (let batch = 0; batch < 10; batch++) {
+      const values: string[] = []
+      const params: unknown[] = []
+      for (let i = 0; i < 1000; i++) {
+        const n = batch * 1000 + i
+        const p = params.length
+        values.push(`($${p + 1}, $${p + 2}, $${p + 3}, $${p + 3}, 225000000000000000000000, '${cid}', '${cid}', $${p + 3}, 'x402-agent', now() - ($${p + 4} || ' seconds')::interval)`)
+        params.push(n, burners[(n * 7919) % 1000], `0x${n.toString(16).padStart(64, '0')}`, String(10_000 - n))
+      }
+      await app.ctx.db.query(
+        `INSERT INTO portraits (token_id, burner, burn_tx_hash, dev_tx_hash, burn_amount_wei, image_cid, metadata_cid, mint_tx_hash, source, minted_at) VALUES ${values.join(', ')}`,
+        params,
+      )
+    }
+    for (const route of ['/api/gallery?limit=50', '/api/chadboard']) {
+      const bytes = Buffer.from(await (await fetch(`${url}${route}`)).arrayBuffer())
+      const baseline = Fastify()
+      baseline.get('/', async (_req, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(bytes))
+      await baseline.listen({ host: '127.0.0.1', port: 0 })
+      const base = await runLoad(`http://127.0.0.1:${(baseline.server.address() as { port: number }).port}/`, { seconds })
+      await baseline.close()
+      const service = await runLoad(`${url}${route}`, { seconds })
+      rows.push(
+        { route: `bare Fastify, same ${bytes.length} bytes`, 'req/s': base.requestsPerSec, 'p99 ms': base.p99Ms, ratio: '1.00', non2xx: base.non2xx },
+        { route, 'req/s': service.requestsPerSec, 'p99 ms': service.p99Ms, ratio: (service.requestsPerSec / base.requestsPerSec).toFixed(2), non2xx: service.non2xx },
+      )
+    }
+  } finally {
+    await app.close()
+    await devnet.close()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+  return table(rows)
+}

@@ -1,0 +1,23 @@
+/** Runs the named benchmarks (all by default) and prints Markdown tables for bench/README.md. */
+import { benchHttpReads } from './http-reads.ts'
+import { benchLooksmaxx } from './looksmaxx.ts'
+import { benchReadSide } from './read-side.ts'
+import { benchStream } from './stream.ts'
+import { benchGasless } from './gasless.ts'
+
+const benches: Record<string, () => Promise<string>> = {
+  'http-reads': () => benchHttpReads(Number(process.env.BENCH_SECONDS ?? 8)),
+  looksmaxx: () => benchLooksmaxx(),
+  'read-side': () => benchReadSide(Number(process.env.BENCH_SECONDS ?? 8)),
+  gasless: () => benchGasless(),
+  stream: () => benchStream(Number(process.env.BENCH_CLIENTS ?? 5000)),
+}
+
+const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches)
+for (const name of names) {
+  const bench = benches[name]
+  if (!bench) throw new Error(`unknown benchmark ${name}; known: ${Object.keys(benches).join(', ')}`)
+  console.log(`\n## ${name} (${new Date().toISOString()})\n`)
+  console.log(await bench())
+}
+process.exit(0)

@@ -1,0 +1,41 @@
+import { spawn } from 'node:child_process'
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+
+export type LoadResult = { url: string; requestsPerSec: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number }
+
+/**
+ * Runs autocannon in a child process, so the load generator does not share the event loop
+ * of the server it measures. Bounded in time and connections; loopback only.
+ */
+export async function runLoad(url: string, options: { connections?: number; seconds?: number } = {}): Promise<LoadResult> {
+  if (!new URL(url).hostname.startsWith('127.')) throw new Error('load runs only against 127.0.0.1')
+  const bin = require.resolve('autocannon/autocannon.js')
+  const args = [bin, '-j', '-c', String(options.connections ?? 100), '-d', String(options.seconds ?? 8), url]
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+    let text = ''
+    child.stdout.on('data', (chunk) => (text += chunk))
+    child.on('error', reject)
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`autocannon exited ${code}`))))
+  })
+  const result = JSON.parse(output)
+  return {
+    url,
+    requestsPerSec: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  }
+}
+
+export function table(rows: Array<Record<string, string | number>>): string {
+  const keys = Object.keys(rows[0] ?? {})
+  return [
+    `| ${keys.join(' | ')} |`,
+    `| ${keys.map(() => '---').join(' | ')} |`,
+    ...rows.map((row) => `| ${keys.map((k) => row[k]).join(' | ')} |`),
+  ].join('\n')
+}

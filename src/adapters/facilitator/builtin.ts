@@ -1,0 +1,80 @@
+import { erc20Abi, parseSignature, type LocalAccount } from 'viem'
+import type { Chain } from '../../chain/clients.ts'
+import type { TxSender } from '../../chain/sender/tx-sender.ts'
+import { eip3009Abi } from '../../chain/abis/eip3009.ts'
+import { encodeFunctionData } from 'viem'
+import { rpcFailed } from '../../chain/upstream-error.ts'
+import { verifyExactPayment, type PayerState } from '../../x402/verify-payment.ts'
+import type { Facilitator, SettleResult } from './port.ts'
+
+/**
+ * The embedded facilitator: verifies the EIP-3009 authorization against the chain and
+ * settles it by calling transferWithAuthorization with its own key, waiting for the receipt.
+ */
+export function createBuiltinFacilitator(deps: { chain: Chain; sender: TxSender; now?: () => bigint }): Facilitator {
+  const { chain, sender } = deps
+  const now = deps.now ?? (() => BigInt(Math.floor(Date.now() / 1000)))
+
+  async function readPayerState(forwarder: `0x${string}`, from: `0x${string}`, nonce: `0x${string}`): Promise<PayerState> {
+    try {
+      const [authorizationUsed, balance, allowance] = await chain.client.multicall({
+        allowFailure: false,
+        contracts: [
+          { address: forwarder, abi: eip3009Abi, functionName: 'authorizationState', args: [from, nonce] },
+          { address: chain.contracts.usdm, abi: erc20Abi, functionName: 'balanceOf', args: [from] },
+          { address: chain.contracts.usdm, abi: erc20Abi, functionName: 'allowance', args: [from, forwarder] },
+        ],
+      })
+      return { authorizationUsed, balance, allowance }
+    } catch (cause) {
+      throw rpcFailed('reading the payer state', cause)
+    }
+  }
+
+  const facilitator: Facilitator = {
+    name: 'builtin',
+    async verify(payment, requirements) {
+      const auth = payment.payload.authorization
+      const state = await readPayerState(requirements.asset as `0x${string}`, auth.from as `0x${string}`, auth.nonce as `0x${string}`)
+      return verifyExactPayment(payment, requirements, now(), state)
+    },
+    async settle(payment, requirements): Promise<SettleResult> {
+      const verdict = await facilitator.verify(payment, requirements)
+      const auth = payment.payload.authorization
+      const key = `settle:${auth.from.toLowerCase()}:${auth.nonce.toLowerCase()}`
+      if (!verdict.isValid) {
+        // Our own earlier settlement of this very authorization counts as success.
+        const previous = await sender.find(key)
+        if (previous?.status === 'mined') {
+          return { success: true, transaction: previous.txHash, network: requirements.network, payer: auth.from as `0x${string}` }
+        }
+        return { success: false, errorReason: verdict.invalidReason, network: requirements.network, payer: verdict.payer }
+      }
+      const signature = payment.payload.signature as `0x${string}`
+      const args = [
+        auth.from as `0x${string}`,
+        auth.to as `0x${string}`,
+        BigInt(auth.value),
+        BigInt(auth.validAfter),
+        BigInt(auth.validBefore),
+        auth.nonce as `0x${string}`,
+      ] as const
+      // 65-byte EOA signatures use the (v, r, s) overload; longer ones (smart wallets) the bytes one.
+      const data =
+        signature.length === 132
+          ? (() => {
+              const { v, r, s, yParity } = parseSignature(signature)
+              return encodeFunctionData({ abi: eip3009Abi, functionName: 'transferWithAuthorization', args: [...args, Number(v ?? BigInt(yParity) + 27n), r, s] })
+            })()
+          : encodeFunctionData({ abi: eip3009Abi, functionName: 'transferWithAuthorization', args: [...args, signature] })
+      const mined = await sender.sendAndWait({ key, to: requirements.asset as `0x${string}`, data })
+      if (mined.status !== 'mined') {
+        return { success: false, errorReason: 'invalid_transaction_state', network: requirements.network, payer: auth.from as `0x${string}` }
+      }
+      return { success: true, transaction: mined.txHash, network: requirements.network, payer: auth.from as `0x${string}` }
+    },
+  }
+  return facilitator
+}
+
+export type { LocalAccount }

@@ -1,0 +1,199 @@
+import path from 'node:path'
+import { pino, type Logger } from 'pino'
+import { ConfigError, type Config } from './config/load.ts'
+import type { Context } from './context.ts'
+import { createChain } from './chain/clients.ts'
+import { readDeploymentFile, readDevnetDeployment, type Deployment } from './chain/deployment.ts'
+import { PUBLIC_MAINNET_RPC } from './chain/constants.ts'
+import { openDb, resetData, type Db } from './store/db.ts'
+import { getMeta, setMeta } from './store/meta.ts'
+import { createResponseCache } from './cache/response-cache.ts'
+import { createHttpServer } from './http/server.ts'
+import { operations as registry } from './operations/index.ts'
+import type { AnyOperation } from './operations/define.ts'
+import { resolveHotKeys } from './chain/hot-keys.ts'
+import { createTxSender } from './chain/sender/tx-sender.ts'
+import { createBuiltinFacilitator } from './adapters/facilitator/builtin.ts'
+import { createHttpFacilitator } from './adapters/facilitator/http.ts'
+import type { Facilitator } from './adapters/facilitator/port.ts'
+import { createImageGenerator } from './adapters/image/index.ts'
+import { createIpfsPinner } from './adapters/ipfs/index.ts'
+import type { IpfsPinner } from './adapters/ipfs/port.ts'
+import { createMemoryBus } from './adapters/bus/memory.ts'
+import { createRedisBus } from './adapters/bus/redis.ts'
+import type { PipelineDeps, FaultPoint } from './pipeline/deps.ts'
+import { createWorker } from './pipeline/worker.ts'
+import { createIndexer } from './indexer/indexer.ts'
+import type { ImageGenerator } from './adapters/image/port.ts'
+
+export type App = {
+  ctx: Context
+  http: ReturnType<typeof createHttpServer>
+  /** Starts listening; resolves to the base URL. */
+  listen(): Promise<string>
+  close(): Promise<void>
+}
+
+export type CreateAppOptions = {
+  log?: Logger
+  operations?: AnyOperation[]
+  /** Replaces the configured image generator (tests of failure handling). */
+  images?: ImageGenerator
+}
+
+function imageConfig(config: Config): Parameters<typeof createImageGenerator>[0] {
+  switch (config.IMAGE_PROVIDER) {
+    case 'replicate':
+      if (!config.REPLICATE_API_TOKEN) throw new ConfigError('REPLICATE_API_TOKEN is required when IMAGE_PROVIDER=replicate.')
+      return { kind: 'replicate', apiToken: config.REPLICATE_API_TOKEN.reveal() }
+    case 'openai':
+      if (!config.OPENAI_API_KEY) throw new ConfigError('OPENAI_API_KEY is required when IMAGE_PROVIDER=openai.')
+      return { kind: 'openai', apiKey: config.OPENAI_API_KEY.reveal() }
+    default:
+      return { kind: 'local' }
+  }
+}
+
+/** IPFS links point at IPFS_GATEWAY_URL, or at this service's own gateway once its URL is known. */
+function createIpfs(config: Config, baseUrl: () => string): IpfsPinner {
+  let pinner: IpfsPinner
+  switch (config.IPFS_PROVIDER) {
+    case 'pinata':
+      if (!config.PINATA_JWT) throw new ConfigError('PINATA_JWT is required when IPFS_PROVIDER=pinata.')
+      pinner = createIpfsPinner({ kind: 'pinata', jwt: config.PINATA_JWT.reveal(), gatewayBaseUrl: config.IPFS_GATEWAY_URL })
+      break
+    case 'kubo':
+      if (!config.KUBO_RPC_URL) throw new ConfigError('KUBO_RPC_URL is required when IPFS_PROVIDER=kubo.')
+      pinner = createIpfsPinner({ kind: 'kubo', rpcUrl: config.KUBO_RPC_URL, gatewayBaseUrl: config.IPFS_GATEWAY_URL ?? 'https://ipfs.io' })
+      break
+    default:
+      pinner = createIpfsPinner({ kind: 'local', dir: path.join(config.DATA_DIR, 'ipfs'), publicBaseUrl: config.IPFS_GATEWAY_URL ?? config.publicBaseUrl })
+  }
+  if (config.IPFS_GATEWAY_URL || config.IPFS_PROVIDER !== 'local') return pinner
+  return { ...pinner, add: pinner.add.bind(pinner), get: pinner.get?.bind(pinner), gatewayUrl: (cid: string) => `${baseUrl()}/ipfs/${cid}` }
+}
+
+/**
+ * The composition root: builds every adapter from configuration, once. Which implementation
+ * serves each port (embedded or production) is decided here and nowhere else.
+ */
+export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<App> {
+  const log = options.log ?? pino({ level: config.LOG_LEVEL, redact: ['*.authorization', '*.headers.authorization', '*.headers["x-payment"]'] })
+  const rpcUrl = config.RPC_URL ?? `http://127.0.0.1:${config.DEVNET_RPC_PORT}`
+  const deployment: Deployment = config.CONTRACTS_FILE
+    ? await readDeploymentFile(config.CONTRACTS_FILE, {
+        fundWallet: config.FUND_WALLET,
+        facilitator: config.FACILITATOR_ADDRESS,
+      })
+    : await readDevnetDeployment(rpcUrl)
+
+  const db = await openDb({ url: config.DATABASE_URL, dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, 'db') })
+  if (deployment.devnet) await followDevnetBoot(db, deployment.devnet.bootId, log)
+
+  const chain = createChain({
+    rpcUrl,
+    // Never announce RPC_URL itself: it may carry a provider key.
+    publicRpcUrl: config.PUBLIC_RPC_URL ?? (deployment.devnet ? rpcUrl : PUBLIC_MAINNET_RPC),
+    explorerUrl: config.EXPLORER_URL,
+    contracts: deployment.contracts,
+    fundWallet: deployment.fundWallet,
+    facilitator: deployment.facilitator,
+    agentId: config.AGENT_ID !== undefined ? BigInt(config.AGENT_ID) : deployment.agentId ? BigInt(deployment.agentId) : undefined,
+  })
+
+  let baseUrl = config.publicBaseUrl
+  const keys = resolveHotKeys(config, Boolean(deployment.devnet))
+  const minter = createTxSender({ db, chain, account: keys.minter, log, stuckAfterMs: config.SENDER_STUCK_MS })
+  const facilitatorSender = createTxSender({ db, chain, account: keys.facilitator, log, stuckAfterMs: config.SENDER_STUCK_MS })
+  const relayer = createTxSender({ db, chain, account: keys.relayer, log, stuckAfterMs: config.SENDER_STUCK_MS })
+  const facilitator: Facilitator = config.FACILITATOR_URL
+    ? createHttpFacilitator({ url: config.FACILITATOR_URL, apiKey: config.FACILITATOR_API_KEY })
+    : createBuiltinFacilitator({ chain, sender: facilitatorSender })
+  const images = options.images ?? createImageGenerator(imageConfig(config))
+  const ipfs = createIpfs(config, () => baseUrl)
+  const bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL, config.REDIS_PREFIX) : createMemoryBus()
+  const deps: PipelineDeps = {
+    db,
+    chain,
+    facilitator,
+    images,
+    ipfs,
+    minter,
+    bus,
+    log,
+    baseUrl: () => baseUrl,
+    retry: { baseMs: config.RETRY_BASE_MS, maxMs: config.RETRY_MAX_MS },
+    leaseMs: config.LEASE_MS,
+    early: new Map(),
+    fault: (point: FaultPoint) => {
+      if (config.FAULT_CRASH_AT === point) {
+        log.fatal({ point }, 'fault injection: killing the process')
+        process.kill(process.pid, 'SIGKILL')
+      }
+    },
+  }
+  const leaseMs = config.LEASE_MS
+  const worker = createWorker(deps, { pollMs: config.WORKER_POLL_MS, leaseMs })
+  const indexer = createIndexer({
+    db,
+    chain,
+    bus,
+    log,
+    startBlock: BigInt(config.START_BLOCK ?? 0),
+    confirmations: config.CONFIRMATIONS,
+    pollMs: config.INDEXER_POLL_MS,
+    pageSize: config.INDEXER_PAGE_SIZE,
+    gatewayUrl: (cid) => ipfs.gatewayUrl(cid),
+  })
+  const ctx: Context = {
+    config,
+    log,
+    chain,
+    db,
+    cache: createResponseCache(),
+    operations: options.operations ?? registry,
+    bus,
+    pipeline: { deps, facilitator, worker, owner: worker.owner, leaseMs },
+    indexer,
+    economy: { relayer },
+    baseUrl: () => baseUrl,
+  }
+  const http = createHttpServer(ctx, ctx.operations)
+
+  return {
+    ctx,
+    http,
+    async listen() {
+      await http.listen({ host: config.HOST, port: config.PORT })
+      const address = http.server.address()
+      if (!config.PUBLIC_BASE_URL && address && typeof address === 'object') {
+        baseUrl = `http://${config.HOST}:${address.port}`
+      }
+      // Stored transactions without a receipt are re-broadcast before new work starts.
+      await Promise.all([minter.resume(), facilitatorSender.resume(), relayer.resume()]).catch((error) =>
+        log.warn({ err: error }, 'could not re-broadcast stored transactions yet; the pipeline will retry'),
+      )
+      worker.start()
+      indexer.start()
+      return baseUrl
+    },
+    async close() {
+      await worker.stop()
+      await indexer.stop()
+      await http.close()
+      await bus.close()
+      await images.close?.()
+      await db.close()
+    },
+  }
+}
+
+/** The embedded database describes one devnet boot; a fresh chain starts a fresh database. */
+async function followDevnetBoot(db: Db, bootId: string, log: Logger) {
+  const known = await getMeta(db, 'devnet_boot_id')
+  if (known && known !== bootId) {
+    log.warn({ previous: known, current: bootId }, 'the devnet started afresh: clearing the embedded database')
+    await resetData(db)
+  }
+  if (known !== bootId) await setMeta(db, 'devnet_boot_id', bootId)
+}

@@ -1,0 +1,181 @@
+import type { ContractName } from './contract-names.ts'
+
+export type ContractFacts = {
+  label: string
+  kind: string
+  description: string
+  keyFunctions: string[]
+  events?: string[]
+}
+
+/**
+ * What an agent needs to know about each contract, listed in the service-protocol
+ * registry. Signatures are those of the real deployment on chain 4326.
+ */
+export const contractCatalog: Record<ContractName, ContractFacts> = {
+  token: {
+    label: 'MEGACHAD service token',
+    kind: 'ERC-20 (18 decimals), burnable',
+    description: 'Burned 225,000 per portrait: 112,500 to the dead address and 112,500 to the fund wallet.',
+    keyFunctions: ['transfer(address,uint256)', 'approve(address,uint256)', 'balanceOf(address)', 'totalSupply()'],
+    events: ['Transfer(address indexed,address indexed,uint256)'],
+  },
+  secondToken: {
+    label: 'MEGAGOONER (MG)',
+    kind: 'ERC-20 (18 decimals)',
+    description: 'Reward and governance token of the DeFi side.',
+    keyFunctions: ['transfer(address,uint256)', 'approve(address,uint256)', 'balanceOf(address)'],
+  },
+  usdm: {
+    label: 'USDm stablecoin',
+    kind: 'ERC-20 (18 decimals)',
+    description: 'The infrastructure fee currency: 1 USDm per portrait.',
+    keyFunctions: ['approve(address,uint256)', 'balanceOf(address)'],
+  },
+  usdmForwarder: {
+    label: 'USDm forwarder (EIP-3009)',
+    kind: 'EIP-3009 adapter; x402 asset',
+    description:
+      'Moves USDm by signed TransferWithAuthorization (EIP-712 domain "USDm Forwarder", version "1"). Approve the forwarder on USDm once.',
+    keyFunctions: [
+      'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)',
+      'authorizationState(address,bytes32)',
+    ],
+    events: ['AuthorizationUsed(address indexed,bytes32 indexed)'],
+  },
+  nft: {
+    label: 'MegaCHAD Looksmaxx NFT',
+    kind: 'ERC-721 with token URIs',
+    description: 'One token per redeemed burn, minted by the service to the burner. Token IDs start at 0.',
+    keyFunctions: ['mint(address,string)', 'ownerOf(uint256)', 'tokenURI(uint256)', 'balanceOf(address)'],
+    events: ['Transfer(address indexed,address indexed,uint256 indexed)'],
+  },
+  relayer: {
+    label: 'MegaChadRelayer',
+    kind: 'EIP-712 gasless burn relayer',
+    description:
+      'Burns both halves from a holder who approved it, on their BurnRequest(address burner,uint256 nonce,uint256 deadline) signature.',
+    keyFunctions: ['relayBurn(address,uint256,uint8,bytes32,bytes32)', 'nonces(address)', 'burnAmount()'],
+    events: ['GaslessBurn(address indexed,uint256,uint256)'],
+  },
+  referral: {
+    label: 'MegaChadReferral',
+    kind: 'Referral burns',
+    description: 'Registered agents earn 11,250 tokens per referred burn, paid out of the fund half.',
+    keyFunctions: ['registerAgent()', 'burnWithReferral(address)', 'getAgentStats(address)', 'isAgent(address)'],
+    events: ['ReferralBurn(address indexed,address indexed,uint256,uint256,uint256)', 'AgentRegistered(address indexed)'],
+  },
+  identityRegistry: {
+    label: 'ERC-8004 Identity Registry',
+    kind: 'ERC-721 agent identities',
+    description: 'Holds the service agent registration.',
+    keyFunctions: ['register(string)', 'tokenURI(uint256)', 'ownerOf(uint256)', 'getAgentWallet(uint256)'],
+  },
+  reputationRegistry: {
+    label: 'ERC-8004 Reputation Registry',
+    kind: 'Agent feedback',
+    description: 'Feedback about agents; the leaderboard shows its summary.',
+    keyFunctions: [
+      'giveFeedback(uint256,int128,uint8,string,string,string,string,bytes32)',
+      'getSummary(uint256,address[],string,string)',
+      'getClients(uint256)',
+    ],
+  },
+  names: {
+    label: 'MegaNames',
+    kind: '.mega name service',
+    description: 'Names and profiles shown on the leaderboard.',
+    keyFunctions: ['getName(address)', 'getAddress(string)', 'getProfile(address)'],
+  },
+  multicall3: {
+    label: 'Multicall3',
+    kind: 'Batch reads',
+    description: 'The service batches every read of one request through it.',
+    keyFunctions: ['aggregate3((address,bool,bytes)[])', 'getEthBalance(address)'],
+  },
+  weth: {
+    label: 'WETH',
+    kind: 'Wrapped ETH (WETH9)',
+    description: 'tokenIn of the buy swap; the router wraps native ETH sent as value.',
+    keyFunctions: ['deposit()', 'withdraw(uint256)'],
+  },
+  uniswapV3Factory: {
+    label: 'Kumbaya V3 factory',
+    kind: 'Uniswap V3 factory',
+    description: 'Creates the concentrated-liquidity pools.',
+    keyFunctions: ['getPool(address,address,uint24)'],
+  },
+  positionManager: {
+    label: 'Kumbaya position manager',
+    kind: 'Uniswap V3 NonfungiblePositionManager',
+    description: 'Liquidity positions of the pools.',
+    keyFunctions: ['mint((address,address,uint24,int24,int24,uint256,uint256,uint256,uint256,address,uint256))'],
+  },
+  quoterV2: {
+    label: 'Kumbaya QuoterV2',
+    kind: 'Uniswap V3 quoter',
+    description: 'Prices swaps by simulation (call it with eth_call, not a transaction).',
+    keyFunctions: ['quoteExactInputSingle((address,address,uint256,uint24,uint160))'],
+  },
+  swapRouter: {
+    label: 'Kumbaya SwapRouter',
+    kind: 'Uniswap SwapRouter02',
+    description: 'exactInputSingle takes seven fields (no deadline); send ETH as value with tokenIn = WETH.',
+    keyFunctions: ['exactInputSingle((address,address,uint24,address,uint256,uint256,uint160))'],
+  },
+  pool: {
+    label: 'MEGACHAD/WETH pool',
+    kind: 'Uniswap V3 pool, 1% fee tier',
+    description: 'The pool every quote reads.',
+    keyFunctions: ['slot0()', 'liquidity()', 'token0()'],
+    events: ['Swap(address indexed,address indexed,int256,int256,uint160,uint128,int24)'],
+  },
+  moggerStaking: {
+    label: 'Mogger staking',
+    kind: 'Staking venue',
+    description: 'Stake MEGACHAD, earn MG; needs 1+ portrait NFT.',
+    keyFunctions: ['stake(uint256)', 'unstake(uint256)', 'claimRewards()'],
+  },
+  jesterStaking: {
+    label: 'Jester staking',
+    kind: 'LP staking venue (multi-pool)',
+    description: 'Stake LP tokens, earn MG; needs 1+ portrait NFT.',
+    keyFunctions: ['stake(uint256,uint256)', 'unstake(uint256,uint256)', 'claimRewards(uint256)'],
+  },
+  pair: {
+    label: 'MC/MG pair',
+    kind: 'Constant-product pair (tokenA/tokenB layout)',
+    description: 'Generic V2 routers do not find it; use the service builders.',
+    keyFunctions: ['swap(address,uint256,address)', 'addLiquidity(uint256,uint256)', 'getReserves()'],
+  },
+  governance: {
+    label: 'Jestermogger governance',
+    kind: 'Governor',
+    description: 'Proposals by the week top-3 burners; 1 day delay, 3 days voting, 2 days timelock, 7 days grace.',
+    keyFunctions: ['propose(address[],uint256[],bytes[],string)', 'castVote(uint256,uint8)', 'queue(uint256)', 'execute(uint256)'],
+  },
+  vetoCouncil: {
+    label: 'NFT veto council',
+    kind: 'Veto council',
+    description: '20 seats, 11 vetoes needed within a 2-day window.',
+    keyFunctions: ['startVetoVote(uint256)', 'castVetoVote(uint256,bool)'],
+  },
+  ranking: {
+    label: 'Framemogger',
+    kind: 'Weekly burner ranking',
+    description: 'Ranks burners per week; the top 3 may propose.',
+    keyFunctions: ['getTopBurners(uint256)', 'currentWeek()'],
+  },
+  emissionController: {
+    label: 'Emission controller',
+    kind: 'Emission schedule',
+    description: '225 weeks, quadratic decay, split between mogger, jester and treasury.',
+    keyFunctions: ['currentWeek()', 'weeklyEmission(uint256)'],
+  },
+  circuitBreaker: {
+    label: 'Circuit breaker',
+    kind: 'Safety switch',
+    description: 'Pauses protocol writes; check before sending.',
+    keyFunctions: ['paused()', 'pausedAt()', 'autoUnpauseTime()'],
+  },
+}

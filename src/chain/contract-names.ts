@@ -1,0 +1,41 @@
+/**
+ * Every contract the service knows by name. The devnet deploys each of these (DeFi ones in a
+ * later issue), production reads their addresses from configuration, and
+ * `/.well-known/service-protocol.json` lists them under these keys.
+ */
+export const coreContractNames = [
+  'token', // service token (MEGACHAD), 18 decimals
+  'secondToken', // MG (MEGAGOONER)
+  'usdm', // USDm stablecoin, 18 decimals
+  'usdmForwarder', // EIP-3009 forwarder: the x402 `asset`
+  'nft', // looksmaxx portrait NFT
+  'relayer', // gasless burn relayer
+  'referral', // referral agents
+  'identityRegistry', // ERC-8004 identity
+  'reputationRegistry', // ERC-8004 reputation
+  'names', // name service (".mega" names)
+  'multicall3',
+  'weth',
+  'uniswapV3Factory',
+  'positionManager',
+  'quoterV2',
+  'swapRouter',
+  'pool', // WETH / service-token pool
+] as const
+
+export const defiContractNames = [
+  'moggerStaking',
+  'jesterStaking',
+  'pair', // MC/MG constant-product pair
+  'governance',
+  'vetoCouncil',
+  'ranking', // weekly burner ranking (Framemogger)
+  'emissionController',
+  'circuitBreaker',
+] as const
+
+export type CoreContractName = (typeof coreContractNames)[number]
+export type DefiContractName = (typeof defiContractNames)[number]
+export type ContractName = CoreContractName | DefiContractName
+export type ContractAddresses = Record<CoreContractName, `0x${string}`> &
+  Partial<Record<DefiContractName, `0x${string}`>>

@@ -1,0 +1,36 @@
+import { envSchema, type Env, type EnvInput } from './schema.ts'
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+export type Config = Readonly<
+  Env & {
+    publicBaseUrl: string
+  }
+>
+
+/**
+ * Parses the environment once. A wrong value stops start-up with a message naming each
+ * variable, what it got and what it expected; secrets are never echoed.
+ */
+export function loadConfig(env: EnvInput | NodeJS.ProcessEnv = process.env): Config {
+  const known = Object.fromEntries(
+    Object.keys(envSchema.shape)
+      .map((key) => [key, env[key as keyof typeof env]])
+      .filter(([, value]) => value !== undefined && value !== ''),
+  )
+  const parsed = envSchema.safeParse(known)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0])
+      const secretish = /KEY|TOKEN|JWT|SECRET/.test(name)
+      const got = secretish ? '' : ` Got ${JSON.stringify(known[name])}.`
+      return `${name}: ${issue.message}.${got}`
+    })
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`)
+  }
+  const env2 = parsed.data
+  const publicBaseUrl = (env2.PUBLIC_BASE_URL ?? `http://${env2.HOST}:${env2.PORT}`).replace(/\/$/, '')
+  return Object.freeze({ ...env2, publicBaseUrl })
+}

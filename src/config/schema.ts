@@ -1,0 +1,113 @@
+import { z } from 'zod'
+import { secret } from './secret.ts'
+
+const port = z.coerce.number().int().min(0).max(65535)
+const url = z.url({ protocol: /^(https?|wss?|postgres(ql)?|rediss?)$/ })
+const privateKey = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, 'expected 0x followed by 64 hex digits')
+  .transform(secret)
+const secretString = z.string().min(1).transform(secret)
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected 0x followed by 40 hex digits')
+const positiveInt = z.coerce.number().int().positive()
+const nonNegativeInt = z.coerce.number().int().min(0)
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes')
+
+/**
+ * Every environment variable the service reads, with the embedded-mode default. Unset
+ * optional variables select the embedded implementation of their row in DESIGN.md.
+ * The README's configuration table is generated from the `describe` texts (a test checks).
+ */
+export const envSchema = z.object({
+  HOST: z.string().default('127.0.0.1').describe('Interface the HTTP service binds to.'),
+  PORT: port.default(3000).describe('HTTP port of the service.'),
+  PUBLIC_BASE_URL: url
+    .optional()
+    .describe('Absolute URL clients reach the service at (x402 resource, manifests, IPFS gateway links). Default http://HOST:PORT.'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('Log level.'),
+  DATA_DIR: z.string().default('./data').describe('Directory of the embedded database and IPFS store.'),
+
+  RPC_URL: url
+    .optional()
+    .describe('JSON-RPC URL of the chain (chain ID 4326). Unset: start or reuse the embedded devnet.'),
+  PUBLIC_RPC_URL: url
+    .optional()
+    .describe('RPC URL announced to clients as chain.rpc. Default: RPC_URL, or the devnet URL.'),
+  DEVNET_RPC_PORT: port.default(8545).describe('Port of the embedded devnet JSON-RPC (embedded mode).'),
+  EXPLORER_URL: url.default('https://megaexplorer.xyz').describe('Block explorer base URL used in links.'),
+  CONTRACTS_FILE: z
+    .string()
+    .optional()
+    .describe('JSON file mapping contract names to addresses (production). Unset: read from the devnet.'),
+  FUND_WALLET: address.optional().describe('Fund ("tren fund") wallet receiving half of each burn (production).'),
+  FACILITATOR_ADDRESS: address.optional().describe('x402 payTo address (production; the facilitator).'),
+  CONFIRMATIONS: nonNegativeInt.default(0).describe('Blocks a burn must be buried under before it is accepted.'),
+  BURN_MAX_AGE_SECONDS: positiveInt
+    .default(7 * 24 * 3600)
+    .describe('Oldest burn transfer accepted for a portrait, in seconds.'),
+
+  DATABASE_URL: url.optional().describe('PostgreSQL URL. Unset: embedded PGlite in DATA_DIR.'),
+  REDIS_URL: url.optional().describe('Redis URL for cross-instance events and rate limits. Unset: in process.'),
+  REDIS_PREFIX: z.string().regex(/^[\w.-]+$/).default('b2c').describe('Prefix of every Redis key and channel, so deployments can share a server.'),
+
+  FACILITATOR_URL: url.optional().describe('x402 facilitator base URL (/verify, /settle). Unset: built-in facilitator.'),
+  FACILITATOR_API_KEY: secretString.optional().describe('Bearer key for FACILITATOR_URL.'),
+  FACILITATOR_PRIVATE_KEY: privateKey
+    .optional()
+    .describe('Key of the built-in facilitator (pays settlement gas). Default: devnet account 2.'),
+
+  IMAGE_PROVIDER: z
+    .enum(['local', 'replicate', 'openai'])
+    .default('local')
+    .describe('Image generator: local stylizer, Replicate or OpenAI.'),
+  REPLICATE_API_TOKEN: secretString.optional().describe('Replicate API token (IMAGE_PROVIDER=replicate).'),
+  OPENAI_API_KEY: secretString.optional().describe('OpenAI API key (IMAGE_PROVIDER=openai).'),
+
+  IPFS_PROVIDER: z
+    .enum(['local', 'pinata', 'kubo'])
+    .default('local')
+    .describe('IPFS pinner: built-in store, Pinata or a Kubo node.'),
+  PINATA_JWT: secretString.optional().describe('Pinata JWT (IPFS_PROVIDER=pinata).'),
+  KUBO_RPC_URL: url.optional().describe('Kubo RPC URL (IPFS_PROVIDER=kubo).'),
+  IPFS_GATEWAY_URL: url
+    .optional()
+    .describe('Gateway base URL for links to pinned content. Default: this service /ipfs.'),
+
+  MINTER_PRIVATE_KEY: privateKey.optional().describe('NFT minter key. Default: devnet account 0.'),
+  RELAYER_PRIVATE_KEY: privateKey.optional().describe('Gasless relayer key. Default: devnet account 1.'),
+
+  LOOKSMAXX_WAIT_SECONDS: positiveInt
+    .default(90)
+    .describe('How long a looksmaxx POST waits for its NFT before answering 502 with the status link (the work goes on).'),
+  RETRY_BASE_MS: positiveInt.default(1000).describe('First retry delay of a failed pipeline step; doubles per attempt.'),
+  RETRY_MAX_MS: positiveInt.default(60_000).describe('Longest retry delay of a failed pipeline step.'),
+  LEASE_MS: positiveInt
+    .default(30_000)
+    .describe('How long a process holds an owed submission without renewing; a crashed holder is replaced after it.'),
+  WORKER_POLL_MS: positiveInt.default(500).describe('How often an idle worker looks for owed submissions.'),
+  FAULT_CRASH_AT: z
+    .enum(['after_settlement', 'after_mint_broadcast'])
+    .optional()
+    .describe('Test only: the process kills itself (SIGKILL) at this pipeline point, to prove crash recovery.'),
+  SENDER_STUCK_MS: positiveInt
+    .default(30_000)
+    .describe('A transaction of the service without a receipt after this long is replaced (same nonce, fee +25 %).'),
+  INDEXER_POLL_MS: positiveInt.default(1000).describe('How often the indexer looks for new blocks.'),
+  INDEXER_PAGE_SIZE: positiveInt.default(2000).describe('Largest block range of one eth_getLogs call (halved when the RPC refuses).'),
+  START_BLOCK: nonNegativeInt.optional().describe('First block the indexer reads (production: the deployment block). Default 0.'),
+  AGENT_ID: positiveInt.optional().describe('ERC-8004 agent ID of the service (production). Default: the devnet registration.'),
+  SSE_LIFETIME_MS: positiveInt.default(55_000).describe('The event stream closes itself after this long (clients reconnect with Last-Event-ID).'),
+  SSE_HEARTBEAT_MS: positiveInt.default(15_000).describe('Interval of heartbeat events on the event stream.'),
+  CACHE_TTL_SECONDS: nonNegativeInt
+    .default(5)
+    .describe('Server-side cache lifetime of chain reads (price, stats); 0 turns caching off.'),
+  TRUST_PROXY: bool.default(false).describe('Trust X-Forwarded-For for client addresses.'),
+})
+
+export type Env = z.output<typeof envSchema>
+export type EnvInput = Partial<Record<keyof z.input<typeof envSchema>, string>>

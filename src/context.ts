@@ -1,0 +1,36 @@
+import type { Logger } from 'pino'
+import type { Config } from './config/load.ts'
+import type { Chain } from './chain/clients.ts'
+import type { Db } from './store/db.ts'
+import type { ResponseCache } from './cache/response-cache.ts'
+import type { AnyOperation } from './operations/define.ts'
+import type { PipelineDeps } from './pipeline/deps.ts'
+import type { Worker } from './pipeline/worker.ts'
+import type { EventBus } from './adapters/bus/port.ts'
+import type { Indexer } from './indexer/indexer.ts'
+import type { TxSender } from './chain/sender/tx-sender.ts'
+
+/** Everything a handler may use, built once by `createApp` and passed in. */
+export type Context = {
+  config: Config
+  log: Logger
+  chain: Chain
+  db: Db
+  cache: ResponseCache
+  /** The registry, for operations that describe the service itself (OpenAPI, manifests). */
+  operations: AnyOperation[]
+  bus: EventBus
+  pipeline: {
+    deps: PipelineDeps
+    facilitator: PipelineDeps['facilitator']
+    worker: Worker
+    /** Lease owner used by request handlers that run the saga inline. */
+    owner: string
+    leaseMs: number
+  }
+  indexer: Indexer
+  /** Transaction senders of the agent economy (the relayer's hot key). */
+  economy: { relayer: TxSender }
+  /** Absolute base URL of this service as clients reach it (known once listening). */
+  baseUrl(): string
+}

@@ -1,0 +1,90 @@
+import {
+  EdrContext, L1_CHAIN_TYPE, l1GenesisState, l1HardforkFromString, l1ProviderFactory, ContractDecoder, MineOrdering,
+  type Provider,
+} from '@nomicfoundation/edr'
+import { hexToBytes } from 'viem'
+import { DEVNET_BALANCE_WEI, devnetAccounts } from './accounts.ts'
+
+export const DEVNET_CHAIN_ID = 4326n
+const HARDFORK = 'osaka'
+
+let context: Promise<EdrContext> | undefined
+
+/** EDR allows one context per process; providers share it. */
+function edrContext(): Promise<EdrContext> {
+  context ??= (async () => {
+    const ctx = new EdrContext()
+    await ctx.registerProviderFactory(L1_CHAIN_TYPE, l1ProviderFactory())
+    return ctx
+  })()
+  return context
+}
+
+export type JsonRpcError = { code: number; message: string; data?: unknown }
+export type Eip1193 = { request(args: { method: string; params?: unknown[] }): Promise<unknown> }
+
+/**
+ * An EDR chain with ID 4326 whose blocks follow the wall clock: automine with blocks allowed
+ * to share a timestamp, so a burst of transactions never pushes block time ahead of real time
+ * (x402 windows and relay deadlines are signed against real time).
+ */
+export async function createEdrProvider(): Promise<Provider> {
+  const ctx = await edrContext()
+  const accounts = devnetAccounts()
+  return ctx.createProvider(
+    L1_CHAIN_TYPE,
+    {
+      allowBlocksWithSameTimestamp: true,
+      allowUnlimitedContractSize: false,
+      bailOnCallFailure: true,
+      bailOnTransactionFailure: false,
+      chainId: DEVNET_CHAIN_ID,
+      coinbase: hexToBytes('0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e'),
+      defaultTransactionGasLimit: 16_777_216n,
+      genesisState: [
+        ...accounts.map((a) => ({ address: hexToBytes(a.address), balance: DEVNET_BALANCE_WEI })),
+        ...l1GenesisState(l1HardforkFromString(HARDFORK)),
+      ],
+      hardfork: HARDFORK,
+      initialBaseFeePerGas: 1_000_000_000n,
+      minGasPrice: 0n,
+      mining: { autoMine: true, blockGasLimit: 60_000_000n, memPool: { order: MineOrdering.Priority } },
+      network: { genesisBlockGasLimit: 60_000_000n },
+      networkId: DEVNET_CHAIN_ID,
+      observability: {},
+      ownedAccounts: accounts.map((a) => a.privateKey),
+      precompileOverrides: [],
+    },
+    { enable: false, decodeConsoleLogInputsCallback: () => [], printLineCallback: () => {} },
+    { subscriptionCallback: () => {} },
+    new ContractDecoder(),
+  )
+}
+
+/**
+ * One JSON-RPC call on the provider, with EDR's revert errors reshaped like geth's
+ * (`code 3`, `execution reverted…`, `data`), which is what clients such as viem decode.
+ */
+export async function callProvider(provider: Provider, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: JsonRpcError }> {
+  const response = await provider.handleRequest(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))
+  const body = (typeof response.data === 'string' ? JSON.parse(response.data) : response.data) as { result?: unknown; error?: JsonRpcError }
+  if (!body.error) return { result: body.result }
+  const error = body.error
+  const revert = error.data as { data?: string; reason?: unknown } | undefined
+  if (error.code === -32000 && /revert/i.test(error.message) && revert && typeof revert === 'object' && 'data' in revert) {
+    const reason = error.message.replace(/^VM Exception while processing transaction: /, '').replace(/^reverted with /, '')
+    return { error: { code: 3, message: `execution reverted: ${reason}`, data: revert.data } }
+  }
+  return { error }
+}
+
+/** An EIP-1193 view of the provider, for viem's `custom()` transport inside this process. */
+export function eip1193(provider: Provider): Eip1193 {
+  return {
+    async request({ method, params }) {
+      const { result, error } = await callProvider(provider, method, params ?? [])
+      if (error) throw Object.assign(new Error(error.message), { code: error.code, data: error.data })
+      return result
+    },
+  }
+}

@@ -1,0 +1,53 @@
+import type { Context } from '../context.ts'
+import type { AnyOperation, RequestMeta, Responded } from '../operations/define.ts'
+import { etagOf, type CachedResponse } from '../cache/response-cache.ts'
+import { AppError } from '../errors/app-error.ts'
+
+function isResponded(value: unknown): value is Responded<unknown> {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'responded'
+}
+
+/**
+ * Runs a handler on parsed input and returns its serialized answer. The output goes
+ * through the operation's schema, so fields the schema does not name never leave.
+ */
+export async function runOperation(
+  ctx: Context,
+  op: AnyOperation,
+  input: unknown,
+  meta: RequestMeta,
+): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
+  const result = await op.handler(ctx, input, meta)
+  if ((result as { kind?: string })?.kind === 'stream') {
+    throw new AppError('INTERNAL_ERROR', 'internal error', { cause: new Error(`${op.id} streams; it has no single answer`) })
+  }
+  if (isResponded(result)) {
+    if (result.body instanceof Uint8Array) return { status: result.status, body: result.body, headers: result.headers }
+    const body = result.status === (op.status ?? 200) ? serializeOutput(op, result.body) : result.body
+    return { status: result.status, body, headers: result.headers }
+  }
+  return { status: op.status ?? 200, body: serializeOutput(op, result) }
+}
+
+function serializeOutput(op: AnyOperation, value: unknown): unknown {
+  const parsed = op.output.safeParse(value)
+  if (!parsed.success) {
+    // A handler broke its own contract: a bug, never the caller's fault.
+    throw new AppError('INTERNAL_ERROR', 'internal error', {
+      cause: new Error(`Output of ${op.id} does not match its schema: ${parsed.error.message}`),
+    })
+  }
+  return parsed.data
+}
+
+/** Runs and serializes to bytes once, for the response cache. */
+export async function runOperationToBytes(
+  ctx: Context,
+  op: AnyOperation,
+  input: unknown,
+  meta: RequestMeta,
+): Promise<CachedResponse> {
+  const { status, body, headers } = await runOperation(ctx, op, input, meta)
+  const bytes = body instanceof Uint8Array ? Buffer.from(body) : Buffer.from(JSON.stringify(body))
+  return { status, bytes, etag: etagOf(bytes), headers }
+}

@@ -1,0 +1,141 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import { randomUUID } from 'node:crypto'
+import type { Context } from '../context.ts'
+import type { AnyOperation, RequestMeta, Streamed } from '../operations/define.ts'
+import { AppError } from '../errors/app-error.ts'
+import { parseOperationInput } from './parse-input.ts'
+import { runOperationToBytes } from './run-operation.ts'
+import { toAppError } from './errors.ts'
+import { mountMcp } from '../mcp/server.ts'
+
+/** Large enough for a 4 MB portrait in base64 plus the rest of the body. */
+const BODY_LIMIT = 7 * 1024 * 1024
+
+export type HttpServerOptions = {
+  /** Extra mounts that are transports of the registry rather than operations (SSE, IPFS gateway). */
+  mounts?: Array<(app: FastifyInstance) => void>
+}
+
+/**
+ * Mounts every operation of the registry as a route, plus the MCP endpoint that exposes the
+ * same registry as tools. Nothing here knows what an operation does.
+ */
+export function createHttpServer(ctx: Context, operations: AnyOperation[], options: HttpServerOptions = {}) {
+  const app = Fastify({
+    loggerInstance: ctx.log as unknown as FastifyBaseLogger,
+    // Request lines are noise at this rate; errors are logged by the error handler.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => randomUUID(),
+    trustProxy: ctx.config.TRUST_PROXY,
+    keepAliveTimeout: 65_000,
+    return503OnClosing: true,
+  })
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+    reply.header('access-control-allow-origin', '*')
+    reply.header('access-control-expose-headers', 'X-PAYMENT-RESPONSE, X-Payment-Required, X-402-Version, ETag, X-Request-Id')
+  })
+
+  app.options('*', async (_request, reply) => {
+    reply
+      .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+      .header('access-control-allow-headers', 'Content-Type, X-PAYMENT, Last-Event-ID, If-None-Match, Mcp-Session-Id, MCP-Protocol-Version')
+      .header('access-control-max-age', '86400')
+      .code(204)
+      .send()
+  })
+
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error)
+    if (appError.status >= 500) {
+      request.log.error({ err: error, requestId: request.id }, 'request failed')
+    }
+    const body =
+      appError.status >= 500 && appError.code === 'INTERNAL_ERROR'
+        ? { error: { code: appError.code, message: 'internal error', details: { requestId: request.id } } }
+        : appError.toBody()
+    reply.code(appError.status).type('application/json').send(body)
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    const known = operations.some((op) => matchesPath(op.path, request.url.split('?')[0]!))
+    const error = known
+      ? new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${request.url.split('?')[0]}.`)
+      : new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`)
+    reply.code(error.status).send(error.toBody())
+  })
+
+  for (const op of operations) mountOperation(app, ctx, op)
+  mountMcp(app, ctx, operations)
+  for (const mount of options.mounts ?? []) mount(app)
+  return app
+}
+
+function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
+  const url = op.path.replace(/\{(\w+)\}/g, ':$1')
+  const cacheControl =
+    op.cacheControl ??
+    (op.cacheSeconds
+      ? `public, max-age=${op.cacheSeconds}, stale-while-revalidate=${op.cacheSeconds * 2}`
+      : 'no-store')
+
+  app.route({
+    method: op.method,
+    url,
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const raw = {
+        ...(op.method === 'GET' ? (request.query as object) : (request.body as object) ?? {}),
+        ...(request.params as object),
+      }
+      const input = parseOperationInput(op, raw)
+      const meta: RequestMeta = {
+        headers: request.headers as Record<string, string | undefined>,
+        transport: 'http',
+        requestId: request.id,
+      }
+      if (op.streams) {
+        const result = await op.handler(ctx, input, meta)
+        if ((result as Streamed).kind !== 'stream') throw new Error(`${op.id} did not stream`)
+        return serveStream(request, reply, result as Streamed)
+      }
+      const ttlMs = (op.cacheSeconds ? Math.min(op.cacheSeconds, ctx.config.CACHE_TTL_SECONDS) : 0) * 1000
+      const run = () => runOperationToBytes(ctx, op, input, meta)
+      const response = ttlMs > 0 ? await ctx.cache.get(`${op.id}:${JSON.stringify(input)}`, ttlMs, run) : await run()
+
+      reply.code(response.status)
+      if (response.headers) reply.headers(response.headers)
+      reply.header('cache-control', response.status === 200 ? cacheControl : 'no-store')
+      if (!response.headers?.['content-type']) reply.header('content-type', 'application/json; charset=utf-8')
+      if (op.method === 'GET' && response.status === 200) {
+        if (!response.headers?.etag) reply.header('etag', response.etag)
+        const etag = response.headers?.etag ?? response.etag
+        if (request.headers['if-none-match'] === etag) return reply.code(304).send()
+      }
+      return reply.send(response.bytes)
+    },
+  })
+}
+
+async function serveStream(request: FastifyRequest, reply: FastifyReply, streamed: Streamed) {
+  reply.hijack()
+  const raw = reply.raw
+  raw.writeHead(200, { 'access-control-allow-origin': '*', 'x-request-id': request.id, ...streamed.headers })
+  raw.flushHeaders()
+  const closed = new Promise<void>((resolve) => raw.on('close', () => resolve()))
+  await streamed.run({
+    write: (chunk) => {
+      if (!raw.writableEnded) raw.write(chunk)
+    },
+    closed,
+    end: () => {
+      if (!raw.writableEnded) raw.end()
+    },
+  })
+}
+
+function matchesPath(template: string, path: string): boolean {
+  const pattern = new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}/?$`)
+  return pattern.test(path)
+}

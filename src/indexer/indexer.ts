@@ -1,0 +1,224 @@
+import { toHex, zeroAddress } from 'viem'
+import { randomUUID } from 'node:crypto'
+import { acquireLease } from './lease.ts'
+import type { Logger as PinoLogger } from 'pino'
+import type { Chain } from '../chain/clients.ts'
+import type { Db, Queryable } from '../store/db.ts'
+import type { EventBus } from '../adapters/bus/port.ts'
+import { decodeIndexedLogs } from './decode-logs.ts'
+import { publishEvent } from '../events/publish-event.ts'
+import { rpcFailed } from '../chain/upstream-error.ts'
+
+const CURSOR = 'main'
+/** Recent block hashes kept to find a fork point; deeper reorgs than this are not expected. */
+const KEEP_BLOCKS = 256
+/** keccak256('Transfer(address,address,uint256)'): the same topic for ERC-20 and ERC-721. */
+const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
+
+export type Indexer = {
+  /** Indexes up to the confirmed head once; returns the block it reached. */
+  sync(): Promise<bigint>
+  start(): void
+  stop(): Promise<void>
+}
+
+export type IndexerOptions = {
+  db: Db
+  chain: Chain
+  bus: EventBus
+  log: PinoLogger
+  startBlock: bigint
+  confirmations: number
+  pollMs: number
+  /** Largest eth_getLogs range; halved when the RPC refuses a range. */
+  pageSize: number
+  gatewayUrl(cid: string): string
+}
+
+/**
+ * Follows the chain's logs into the database: burn legs and portrait-NFT transfers. It resumes
+ * from its cursor, pages eth_getLogs, stays `confirmations` blocks behind the head, and on a
+ * reorg rolls back to the last block whose hash still matches, then indexes again.
+ */
+export function createIndexer(options: IndexerOptions): Indexer {
+  const { db, chain, log } = options
+  let running = false
+  let loop: Promise<void> | undefined
+  let timer: NodeJS.Timeout | undefined
+  let wake: (() => void) | undefined
+  let pageSize = options.pageSize
+  const owner = `indexer-${randomUUID()}`
+
+  async function cursor(): Promise<{ number: bigint; hash: string } | undefined> {
+    const { rows } = await db.query<{ block_number: string; block_hash: string }>('SELECT block_number, block_hash FROM indexer_cursor WHERE name = $1', [CURSOR])
+    return rows[0] && { number: BigInt(rows[0].block_number), hash: rows[0].block_hash }
+  }
+
+  /** The last stored block still on the chain; everything after it is rolled back. */
+  async function rollbackToForkPoint(): Promise<void> {
+    const { rows } = await db.query<{ number: string; hash: string }>('SELECT number, hash FROM indexed_blocks ORDER BY number DESC')
+    let forkPoint: { number: bigint; hash: string } | undefined
+    for (const row of rows) {
+      const block = await chain.client.getBlock({ blockNumber: BigInt(row.number) }).catch(() => undefined)
+      if (block?.hash === row.hash) {
+        forkPoint = { number: BigInt(row.number), hash: row.hash }
+        break
+      }
+    }
+    const to = forkPoint ?? { number: options.startBlock - 1n, hash: '' }
+    log.warn({ forkPoint: to.number.toString() }, 'chain reorganised: rolling the index back')
+    await db.transaction(async (tx) => {
+      await tx.query('DELETE FROM token_burns WHERE block_number > $1', [to.number.toString()])
+      const { rows: touched } = await tx.query<{ token_id: string }>('SELECT DISTINCT token_id FROM nft_transfers WHERE block_number > $1', [to.number.toString()])
+      await tx.query('DELETE FROM nft_transfers WHERE block_number > $1', [to.number.toString()])
+      for (const { token_id } of touched) await recomputeOwner(tx, token_id)
+      await tx.query('DELETE FROM indexed_blocks WHERE number > $1', [to.number.toString()])
+      await saveCursor(tx, to.number, to.hash)
+    })
+  }
+
+  async function saveCursor(tx: Queryable, number: bigint, hash: string) {
+    await tx.query(
+      `INSERT INTO indexer_cursor (name, block_number, block_hash) VALUES ($1, $2, $3)
+       ON CONFLICT (name) DO UPDATE SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash`,
+      [CURSOR, number.toString(), hash],
+    )
+  }
+
+  async function recomputeOwner(tx: Queryable, tokenId: string) {
+    const { rows } = await tx.query<{ to_address: string; block_number: string; block_time: Date }>(
+      'SELECT to_address, block_number, block_time FROM nft_transfers WHERE token_id = $1 ORDER BY block_number DESC, log_index DESC LIMIT 1',
+      [tokenId],
+    )
+    const { rows: mint } = await tx.query<{ block_number: string; block_time: Date }>(
+      'SELECT block_number, block_time FROM nft_transfers WHERE token_id = $1 AND from_address = $2 ORDER BY block_number LIMIT 1',
+      [tokenId, zeroAddress],
+    )
+    if (!rows[0] || !mint[0] || rows[0].to_address === zeroAddress) {
+      await tx.query('DELETE FROM nft_owners WHERE token_id = $1', [tokenId])
+      return
+    }
+    await tx.query(
+      `INSERT INTO nft_owners (token_id, owner, minted_block, minted_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (token_id) DO UPDATE SET owner = EXCLUDED.owner`,
+      [tokenId, rows[0].to_address, mint[0].block_number, mint[0].block_time],
+    )
+  }
+
+  async function indexRange(from: bigint, to: bigint): Promise<void> {
+    let logs
+    try {
+      const raw = await chain.client.request({
+        method: 'eth_getLogs',
+        params: [{ address: [chain.contracts.token, chain.contracts.nft], topics: [TRANSFER_TOPIC], fromBlock: toHex(from), toBlock: toHex(to) }],
+      })
+      logs = raw.map((l) => ({ ...l, blockNumber: BigInt(l.blockNumber!), logIndex: Number(l.logIndex) }))
+    } catch (cause) {
+      // Providers cap ranges and result sizes: retry smaller before giving up.
+      if (to > from && /range|too large|limit|exceed/i.test(String((cause as Error).message))) {
+        pageSize = Math.max(1, Math.floor(pageSize / 2))
+        const middle = from + (to - from) / 2n
+        await indexRange(from, middle)
+        await indexRange(middle + 1n, to)
+        return
+      }
+      throw rpcFailed('reading logs', cause)
+    }
+    const { burns, nftTransfers } = decodeIndexedLogs(logs as never, {
+      token: chain.contracts.token,
+      nft: chain.contracts.nft,
+      fundWallet: chain.fundWallet,
+    })
+    const blockNumbers = [...new Set([...burns, ...nftTransfers].map((e) => e.blockNumber)), to]
+    const blocks = new Map(
+      await Promise.all(blockNumbers.map(async (n) => [n, await chain.client.getBlock({ blockNumber: n })] as const)),
+    )
+    const time = (n: bigint) => new Date(Number(blocks.get(n)!.timestamp) * 1000)
+    const mints = nftTransfers.filter((t) => t.from === zeroAddress)
+    await db.transaction(async (tx) => {
+      for (const b of burns) {
+        await tx.query(
+          `INSERT INTO token_burns (tx_hash, log_index, block_number, block_time, sender, leg, value) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+          [b.txHash, b.logIndex, b.blockNumber.toString(), time(b.blockNumber), b.sender, b.leg, b.value.toString()],
+        )
+      }
+      for (const t of nftTransfers) {
+        await tx.query(
+          `INSERT INTO nft_transfers (tx_hash, log_index, block_number, block_time, from_address, to_address, token_id) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+          [t.txHash, t.logIndex, t.blockNumber.toString(), time(t.blockNumber), t.from, t.to, t.tokenId.toString()],
+        )
+      }
+      for (const tokenId of new Set(nftTransfers.map((t) => t.tokenId.toString()))) await recomputeOwner(tx, tokenId)
+      for (const [number, block] of blocks) {
+        await tx.query('INSERT INTO indexed_blocks (number, hash) VALUES ($1, $2) ON CONFLICT (number) DO UPDATE SET hash = EXCLUDED.hash', [number.toString(), block.hash])
+      }
+      await tx.query('DELETE FROM indexed_blocks WHERE number < $1', [(to - BigInt(KEEP_BLOCKS)).toString()])
+      await saveCursor(tx, to, blocks.get(to)!.hash!)
+    })
+    // Mints this service did not make (another deployment, a script) still reach the stream.
+    if (mints.length) {
+      const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM nft_owners')
+      await publishEvent(options, 'stats', { totalMinted: Number(rows[0]!.n), indexedBlock: to.toString() }).catch((error) => log.warn({ err: error }, 'could not publish stats'))
+    }
+    for (const mint of mints) {
+      await publishEvent(options, 'burn', { tokenId: mint.tokenId.toString(), burner: mint.to, txHash: mint.txHash, timestamp: time(mint.blockNumber).toISOString() }, `burn:${mint.tokenId}`).catch(
+        (error) => log.warn({ err: error }, 'could not publish an indexed mint'),
+      )
+    }
+  }
+
+  async function sync(): Promise<bigint> {
+    let head: bigint
+    try {
+      head = await chain.client.getBlockNumber({ cacheTime: 0 })
+    } catch (cause) {
+      throw rpcFailed('reading the head', cause)
+    }
+    const target = head - BigInt(options.confirmations)
+    let at = await cursor()
+    if (at && at.hash) {
+      const block = await chain.client.getBlock({ blockNumber: at.number }).catch(() => undefined)
+      if (block?.hash !== at.hash) {
+        await rollbackToForkPoint()
+        at = await cursor()
+      }
+    }
+    let from = at ? at.number + 1n : options.startBlock
+    while (from <= target) {
+      const to = from + BigInt(pageSize) - 1n < target ? from + BigInt(pageSize) - 1n : target
+      await indexRange(from, to)
+      from = to + 1n
+    }
+    return target
+  }
+
+  return {
+    sync,
+    start() {
+      if (running) return
+      running = true
+      loop = (async () => {
+        while (running) {
+          try {
+            // Instances sharing a database take turns: the lease holder indexes, the others wait.
+            if (await acquireLease(db, CURSOR, owner, Math.max(10_000, options.pollMs * 5))) await sync()
+          } catch (error) {
+            log.warn({ err: error }, 'indexer pass failed; retrying')
+          }
+          if (!running) break
+          await new Promise<void>((resolve) => {
+            wake = resolve
+            timer = setTimeout(resolve, options.pollMs)
+          })
+        }
+      })()
+    },
+    async stop() {
+      running = false
+      clearTimeout(timer)
+      wake?.()
+      await loop
+    },
+  }
+}
+

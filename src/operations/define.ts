@@ -1,0 +1,68 @@
+import type { z } from 'zod'
+import type { ErrorCode } from '../errors/codes.ts'
+import type { Context } from '../context.ts'
+
+export type HttpMethod = 'GET' | 'POST'
+
+/** What a handler may return instead of its plain output: another status, extra headers. */
+export type Responded<T> = { kind: 'responded'; status: number; body: T; headers?: Record<string, string> }
+
+export function respond<T>(status: number, body: T, headers?: Record<string, string>): Responded<T> {
+  return { kind: 'responded', status, body, headers }
+}
+
+/** A long-lived answer written as it happens (Server-Sent Events). */
+export type Streamed = {
+  kind: 'stream'
+  headers: Record<string, string>
+  /** Writes until done; `closed` resolves when the client goes away. */
+  run(sink: { write(chunk: string): void; closed: Promise<void>; end(): void }): Promise<void>
+}
+
+export function stream(headers: Record<string, string>, run: Streamed['run']): Streamed {
+  return { kind: 'stream', headers, run }
+}
+
+/** Facts about the request that are not part of the input (transport-neutral). */
+export type RequestMeta = {
+  /** Request headers, lower-cased names (HTTP only; empty for MCP and chat). */
+  headers: Record<string, string | undefined>
+  transport: 'http' | 'mcp' | 'chat'
+  requestId: string
+}
+
+export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> = {
+  /** snake_case verb_noun: MCP tool name and OpenAPI operationId. */
+  id: string
+  method: HttpMethod
+  /** OpenAPI-style path: `/api/metadata/{tokenId}`. */
+  path: string
+  summary: string
+  description?: string
+  tags: string[]
+  /** One object: path parameters, then query (GET) or body (POST) fields. */
+  input: I
+  output: O
+  /** Status of the main answer (default 200; the looksmaxx GET answers 402 by design). */
+  status?: number
+  /** Other documented answers that are not errors (e.g. 402 with payment requirements). */
+  extraResponses?: Array<{ status: number; description: string; schema: z.ZodType }>
+  /** Public error codes the handler may raise besides INVALID_INPUT and INTERNAL_ERROR. */
+  errors: ErrorCode[]
+  /** Serve the same answer to the same input for this long (server side and Cache-Control). */
+  cacheSeconds?: number
+  /** Cache-Control override (e.g. no-cache for per-wallet plans). */
+  cacheControl?: string
+  /** The handler answers with `stream(...)` (Server-Sent Events), not one JSON body. */
+  streams?: boolean
+  /** Exposed as an MCP tool (default true). */
+  mcp?: boolean
+  handler(ctx: Context, input: z.output<I>, meta: RequestMeta): Promise<z.input<O> | Responded<unknown> | Streamed>
+}
+
+/** Defines a capability once; routes, MCP tools, OpenAPI and chat derive from it. */
+export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
+  return op
+}
+
+export type AnyOperation = Operation<z.ZodType, z.ZodType>

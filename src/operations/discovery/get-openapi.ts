@@ -1,0 +1,19 @@
+import { z } from 'zod'
+import { defineOperation } from '../define.ts'
+import { buildOpenApi } from '../../http/openapi.ts'
+
+export const getOpenApi = defineOperation({
+  id: 'get_openapi',
+  method: 'GET',
+  path: '/.well-known/openapi.json',
+  summary: 'OpenAPI 3.1 description of every endpoint, generated from the operations registry',
+  tags: ['discovery'],
+  input: z.object({}),
+  output: z.looseObject({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }) }),
+  errors: [],
+  cacheSeconds: 3600,
+  mcp: false,
+  async handler(ctx) {
+    return buildOpenApi(ctx.operations, { baseUrl: ctx.baseUrl() })
+  },
+})

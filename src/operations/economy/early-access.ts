@@ -1,0 +1,117 @@
+import { z } from 'zod'
+import { erc20Abi } from 'viem'
+import { defineOperation } from '../define.ts'
+import { addressIn, addressOut } from '../schemas.ts'
+import { AppError } from '../../errors/app-error.ts'
+import { rpcFailed } from '../../chain/upstream-error.ts'
+
+/** Instant access takes this many portraits; any tokens or one portrait open the referral path. */
+const INSTANT_ACCESS_NFTS = 3
+
+export const getEarlyAccessInfo = defineOperation({
+  id: 'get_early_access',
+  method: 'GET',
+  path: '/api/early/register',
+  summary: 'How early access (testnet beta) works and who is eligible',
+  tags: ['economy'],
+  input: z.object({}),
+  output: z.object({
+    name: z.string(),
+    description: z.string(),
+    eligibility: z.object({ instantAccess: z.string(), referralPath: z.string() }),
+    registration: z.object({ method: z.string(), endpoint: z.string(), contentType: z.string(), body: z.record(z.string(), z.string()) }),
+    contracts: z.object({ token: addressOut, nft: addressOut, chain: z.string(), rpc: z.string() }),
+  }),
+  errors: [],
+  cacheSeconds: 300,
+  async handler(ctx) {
+    return {
+      name: 'MegaChad early access',
+      description: 'Register a wallet for the testnet beta. Eligibility is read from the chain.',
+      eligibility: {
+        instantAccess: `${INSTANT_ACCESS_NFTS}+ looksmaxxed NFTs`,
+        referralPath: 'any token balance or 1+ looksmaxxed NFT; invite others with your referral code',
+      },
+      registration: {
+        method: 'POST',
+        endpoint: `${ctx.baseUrl()}/api/early/register`,
+        contentType: 'application/json',
+        body: { wallet: '0x… (required)', twitter: '@handle (optional)', tweetUrl: 'https://… (optional)', referralCode: 'a code you were given (optional)' },
+      },
+      contracts: { token: ctx.chain.contracts.token, nft: ctx.chain.contracts.nft, chain: `${ctx.chain.info.name} (${ctx.chain.info.chainId})`, rpc: ctx.chain.info.rpc },
+    }
+  },
+})
+
+export const registerEarlyAccess = defineOperation({
+  id: 'register_early_access',
+  method: 'POST',
+  path: '/api/early/register',
+  summary: 'Register a wallet for early access; eligibility is read from the chain',
+  description: '403 for a wallet with neither tokens nor looksmaxxed NFTs. Registering again returns the first registration (same referral code).',
+  tags: ['economy'],
+  input: z.object({
+    wallet: addressIn('Wallet to register'),
+    twitter: z.string().regex(/^@?\w{1,15}$/, { error: 'must be a Twitter handle' }).optional(),
+    tweetUrl: z.url().max(300).optional(),
+    referralCode: z.string().regex(/^[a-z0-9]{6,16}$/, { error: 'must be a referral code' }).optional(),
+  }),
+  output: z.object({
+    success: z.boolean(),
+    wallet: addressOut,
+    eligibility: z.object({ hasTokens: z.boolean(), nftCount: z.number().int(), instantAccess: z.boolean(), path: z.enum(['instant', 'referral']) }),
+    referralCode: z.string(),
+    referralLink: z.string(),
+    message: z.string(),
+  }),
+  errors: ['INVALID_ADDRESS', 'NOT_ELIGIBLE', 'UPSTREAM_FAILED'],
+  async handler(ctx, input) {
+    let balance: bigint
+    let nfts: bigint
+    try {
+      ;[balance, nfts] = await ctx.chain.client.multicall({
+        allowFailure: false,
+        contracts: [
+          { address: ctx.chain.contracts.token, abi: erc20Abi, functionName: 'balanceOf', args: [input.wallet] },
+          { address: ctx.chain.contracts.nft, abi: erc20Abi, functionName: 'balanceOf', args: [input.wallet] },
+        ],
+      })
+    } catch (cause) {
+      throw rpcFailed('reading eligibility', cause)
+    }
+    const eligibility = {
+      hasTokens: balance > 0n,
+      nftCount: Number(nfts),
+      instantAccess: nfts >= BigInt(INSTANT_ACCESS_NFTS),
+      path: nfts >= BigInt(INSTANT_ACCESS_NFTS) ? ('instant' as const) : ('referral' as const),
+    }
+    if (!eligibility.hasTokens && eligibility.nftCount === 0) {
+      throw new AppError('NOT_ELIGIBLE', 'The wallet holds no service tokens and no looksmaxxed NFTs. Buy tokens (GET /api/x402/quote) or looksmaxx first.', {
+        details: { tokenBalance: '0', nftCount: 0 },
+      })
+    }
+    const handle = (input.twitter ?? 'agent').replace(/^@/, '').toLowerCase().replace(/[^a-z0-9]/g, '')
+    const code = `${input.wallet.slice(2, 8).toLowerCase()}${handle.slice(0, 4) || 'agnt'}`
+    let row
+    try {
+      // Registering twice keeps the first registration: the same code and the same path.
+      await ctx.db.query(
+        `INSERT INTO early_access (wallet, twitter, tweet_url, referral_code, referred_by, path) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (wallet) DO NOTHING`,
+        [input.wallet, input.twitter ?? null, input.tweetUrl ?? null, code, input.referralCode ?? null, eligibility.path],
+      )
+      row = (await ctx.db.query<{ referral_code: string }>('SELECT referral_code FROM early_access WHERE wallet = $1', [input.wallet])).rows[0]
+    } catch (cause) {
+      throw new AppError('UPSTREAM_FAILED', 'The registration store is unavailable; try again shortly.', { cause, retryable: true })
+    }
+    const referralCode = row!.referral_code
+    return {
+      success: true,
+      wallet: input.wallet,
+      eligibility,
+      referralCode,
+      referralLink: `${ctx.baseUrl()}/early?ref=${referralCode}`,
+      message: eligibility.instantAccess ? 'Instant access granted.' : 'Registered on the referral path: share your link.',
+    }
+  },
+})

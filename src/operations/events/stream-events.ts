@@ -1,0 +1,74 @@
+import { z } from 'zod'
+import { defineOperation, stream } from '../define.ts'
+import { listEventsAfter, lastEventId } from '../../store/events.ts'
+import { countPortraits } from '../../store/portraits.ts'
+import type { ProtocolEvent } from '../../adapters/bus/port.ts'
+
+/** How many missed events a reconnecting client gets at most; older ones are in the gallery. */
+const MAX_REPLAY = 500
+const RETRY_MS = 3000
+
+const frame = (event: string, data: unknown, id?: string) =>
+  `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`
+
+export const streamEvents = defineOperation({
+  id: 'stream_events',
+  method: 'GET',
+  path: '/api/events',
+  summary: 'Server-Sent Events stream of protocol activity: connected, stats, burn, heartbeat, close',
+  description:
+    'text/event-stream. Every burn and stats event has an id; reconnect with Last-Event-ID (or ?lastEventId=) to receive what you missed (at most 500). The stream closes itself after 55 seconds with a close event; reconnect to continue (retry hint 3 s). Heartbeats every 15 s.',
+  tags: ['events'],
+  input: z.object({ lastEventId: z.string().regex(/^\d+$/).optional().describe('Alternative to the Last-Event-ID header') }),
+  output: z.object({}).describe('text/event-stream'),
+  errors: [],
+  streams: true,
+  mcp: false,
+  async handler(ctx, input, meta) {
+    const resumeFrom = meta.headers['last-event-id'] ?? input.lastEventId
+    return stream(
+      { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' },
+      async (sink) => {
+        // Subscribe before reading the backlog, so nothing falls between the two.
+        const live: ProtocolEvent[] = []
+        let caughtUp = false
+        let lastSent = 0n
+        const send = (event: ProtocolEvent) => {
+          if (BigInt(event.id) <= lastSent) return
+          lastSent = BigInt(event.id)
+          sink.write(frame(event.type, event.data, event.id))
+        }
+        const unsubscribe = ctx.bus.subscribe((event) => (caughtUp ? send(event) : live.push(event)))
+        try {
+          sink.write(`retry: ${RETRY_MS}\n\n`)
+          const head = await lastEventId(ctx.db)
+          sink.write(frame('connected', { lifetimeMs: ctx.config.SSE_LIFETIME_MS, heartbeatMs: ctx.config.SSE_HEARTBEAT_MS, lastEventId: head }))
+          if (resumeFrom !== undefined && /^\d+$/.test(resumeFrom)) {
+            lastSent = BigInt(resumeFrom)
+            for (const event of await listEventsAfter(ctx.db, lastSent, MAX_REPLAY)) send(event)
+          } else {
+            lastSent = BigInt(head)
+            sink.write(frame('stats', { totalBurns: await countPortraits(ctx.db) }))
+          }
+          for (const event of live.splice(0)) send(event)
+          caughtUp = true
+
+          const heartbeat = setInterval(() => sink.write(frame('heartbeat', { at: new Date().toISOString() })), ctx.config.SSE_HEARTBEAT_MS)
+          let timer: NodeJS.Timeout | undefined
+          const lifetime = new Promise<'lifetime'>((resolve) => {
+            timer = setTimeout(() => resolve('lifetime'), ctx.config.SSE_LIFETIME_MS)
+          })
+          const reason = await Promise.race([lifetime, sink.closed.then(() => 'client' as const)])
+          clearInterval(heartbeat)
+          clearTimeout(timer)
+          if (reason === 'lifetime') {
+            sink.write(frame('close', { reason: 'lifetime', reconnect: true, lastEventId: String(lastSent) }))
+          }
+        } finally {
+          unsubscribe()
+          sink.end()
+        }
+      },
+    )
+  },
+})

@@ -1,0 +1,72 @@
+import type { AnyOperation } from './define.ts'
+import { getSwapQuote } from './swap/get-swap-quote.ts'
+import { getPrice } from './market/get-price.ts'
+import { getStats } from './token/get-stats.ts'
+import { getWallet } from './wallet/get-wallet.ts'
+import { getBridgeInfo } from './bridge/get-bridge-info.ts'
+import { getServiceProtocol } from './discovery/get-service-protocol.ts'
+import { getOpenApi } from './discovery/get-openapi.ts'
+import { getPaymentRequirements } from './looksmaxx/get-payment-requirements.ts'
+import { submitLooksmaxx } from './looksmaxx/submit-looksmaxx.ts'
+import { getLooksmaxxStatus } from './looksmaxx/get-looksmaxx-status.ts'
+import { getLooksmaxxPlan } from './looksmaxx/get-looksmaxx-plan.ts'
+import { getNftMetadata } from './looksmaxx/get-nft-metadata.ts'
+import { burnToCreate } from './looksmaxx/burn-to-create.ts'
+import { getIpfsContent } from './ipfs/get-ipfs-content.ts'
+import { streamEvents } from './events/stream-events.ts'
+import { getGallery } from './read/get-gallery.ts'
+import { getChadboard } from './read/get-chadboard.ts'
+import { getIdentity } from './read/get-identity.ts'
+import { getAgentInfo } from './agent/get-agent-info.ts'
+import { getAgentIndex } from './agent/get-agent-index.ts'
+import { getPortalTokens } from './portal/get-portal-tokens.ts'
+import { getPortalProtocols } from './portal/get-portal-protocols.ts'
+import { getGaslessBurn, postGaslessBurn } from './economy/gasless.ts'
+import { getAgentRegistration as getReferralAgent, registerReferralAgent, getReferrals } from './economy/referral.ts'
+import { getEarlyAccessInfo, registerEarlyAccess } from './economy/early-access.ts'
+import { getCrossChainIntent } from './economy/cross-chain-intent.ts'
+import { getAgentCard, getMcpManifest, getPluginManifest, getAgentRegistration, getAgentsTxt, getLlmsTxt, getLlmsFullTxt } from './discovery/manifests.ts'
+
+/**
+ * The registry: every capability of the service, listed explicitly. HTTP routes, MCP tools,
+ * the OpenAPI document and chat intents are all derived from this list.
+ */
+export const operations = [
+  getSwapQuote,
+  getPrice,
+  getStats,
+  getWallet,
+  getBridgeInfo,
+  getServiceProtocol,
+  getOpenApi,
+  getPaymentRequirements,
+  submitLooksmaxx,
+  getLooksmaxxStatus,
+  getLooksmaxxPlan,
+  getNftMetadata,
+  burnToCreate,
+  getIpfsContent,
+  streamEvents,
+  getGallery,
+  getChadboard,
+  getIdentity,
+  getAgentInfo,
+  getAgentIndex,
+  getPortalTokens,
+  getPortalProtocols,
+  getAgentCard,
+  getMcpManifest,
+  getPluginManifest,
+  getAgentRegistration,
+  getAgentsTxt,
+  getLlmsTxt,
+  getLlmsFullTxt,
+  getGaslessBurn,
+  postGaslessBurn,
+  getReferralAgent,
+  registerReferralAgent,
+  getReferrals,
+  getEarlyAccessInfo,
+  registerEarlyAccess,
+  getCrossChainIntent,
+] as unknown as AnyOperation[]

@@ -1,0 +1,21 @@
+import { z } from 'zod'
+import { defineOperation } from '../define.ts'
+import { paymentRequiredBody } from './schemas.ts'
+import { paymentRequired } from './payment-required.ts'
+
+export const getPaymentRequirements = defineOperation({
+  id: 'get_looksmaxx_requirements',
+  method: 'GET',
+  path: '/api/x402/looksmaxx',
+  summary: 'Payment and burn requirements of a looksmaxx (always HTTP 402)',
+  description:
+    'Answers 402 with X-Payment-Required: true and X-402-Version: 1. The body is the x402 v1 payment requirements (1 USDm through the USDm forwarder, network megaeth) plus the burn requirements and steps 1-4.',
+  tags: ['looksmaxx'],
+  input: z.object({}),
+  output: paymentRequiredBody,
+  status: 402,
+  errors: [],
+  async handler(ctx) {
+    return paymentRequired(ctx)
+  },
+})

@@ -1,0 +1,46 @@
+import { z } from 'zod'
+import { addressOut, wei } from '../schemas.ts'
+
+export const paymentRequirementsOut = z.object({
+  scheme: z.string(),
+  network: z.string(),
+  maxAmountRequired: wei,
+  resource: z.string(),
+  description: z.string(),
+  mimeType: z.string(),
+  payTo: addressOut,
+  maxTimeoutSeconds: z.number().int(),
+  asset: addressOut,
+  extra: z.object({ name: z.string(), version: z.string() }),
+})
+
+export const paymentRequiredBody = z.object({
+  x402Version: z.literal(1),
+  error: z.string().optional(),
+  accepts: z.array(paymentRequirementsOut),
+  burnRequirements: z.object({
+    token: addressOut,
+    totalAmount: wei,
+    burnAddress: addressOut,
+    burnAmount: wei,
+    trenFundWallet: addressOut,
+    trenFundAmount: wei,
+    description: z.string(),
+  }),
+  instructions: z.object({ step1: z.string(), step2: z.string(), step3: z.string(), step4: z.string() }),
+})
+
+export const looksmaxxResult = z.object({
+  success: z.literal(true),
+  source: z.string(),
+  imageUrl: z.string(),
+  ipfsCid: z.string(),
+  ipfsUrl: z.string(),
+  tokenId: z.string().nullable(),
+  burnTxHash: z.string(),
+  devTxHash: z.string(),
+  metadataCid: z.string().optional(),
+  mintTxHash: z.string().optional(),
+  settlementTxHash: z.string().optional(),
+  statusUrl: z.string().optional(),
+})

@@ -1,0 +1,61 @@
+import { z } from 'zod'
+import { formatUnits, getAddress } from 'viem'
+import { defineOperation } from '../define.ts'
+import { addressOut, isoTimestamp } from '../schemas.ts'
+import { listBurnerTotals } from '../../store/portraits.ts'
+import { readProfiles } from '../../chain/reads/read-profiles.ts'
+
+/** The board shows the top burners, each with their latest portraits. */
+export const CHADBOARD_SIZE = 100
+export const IMAGES_PER_ENTRY = 12
+
+export const getChadboard = defineOperation({
+  id: 'get_chadboard',
+  method: 'GET',
+  path: '/api/chadboard',
+  summary: 'Leaderboard of burners: portraits, tokens burned, name-service profile, ERC-8004 reputation',
+  description: `The top ${CHADBOARD_SIZE} burners by portraits (then tokens burned), each with the ${IMAGES_PER_ENTRY} latest images. reputation is the summary of the feedback the address gave the service's ERC-8004 agent (agentId).`,
+  tags: ['read'],
+  input: z.object({}),
+  output: z.object({
+    entries: z.array(
+      z.object({
+        address: addressOut,
+        chainName: z.string().nullable(),
+        chainProfile: z.object({ avatar: z.string(), description: z.string(), twitter: z.string(), url: z.string() }).nullable(),
+        totalBurns: z.number().int(),
+        totalBurned: z.number(),
+        latestImage: z.string(),
+        latestTimestamp: isoTimestamp,
+        images: z.array(z.object({ ipfsUrl: z.string(), timestamp: isoTimestamp, txHash: z.string() })),
+        reputation: z.object({ score: z.number().nullable(), count: z.number().int() }),
+      }),
+    ),
+    agentId: z.string().nullable(),
+  }),
+  errors: ['UPSTREAM_FAILED'],
+  cacheSeconds: 10,
+  async handler(ctx) {
+    const totals = await listBurnerTotals(ctx.db, CHADBOARD_SIZE, IMAGES_PER_ENTRY)
+    const profiles = await readProfiles(ctx.chain, totals.map((t) => getAddress(t.burner)))
+    const gateway = (cid: string) => ctx.pipeline.deps.ipfs.gatewayUrl(cid)
+    return {
+      entries: totals.map((t) => {
+        const p = profiles.get(t.burner.toLowerCase())
+        const latest = t.images[0]!
+        return {
+          address: getAddress(t.burner),
+          chainName: p?.name ?? null,
+          chainProfile: p?.profile ?? null,
+          totalBurns: t.totalBurns,
+          totalBurned: Number(formatUnits(BigInt(t.totalBurnedWei), 18)),
+          latestImage: gateway(latest.imageCid),
+          latestTimestamp: latest.mintedAt.toISOString(),
+          images: t.images.map((i) => ({ ipfsUrl: gateway(i.imageCid), timestamp: i.mintedAt.toISOString(), txHash: i.burnTxHash })),
+          reputation: p?.reputation ?? { score: null, count: 0 },
+        }
+      }),
+      agentId: ctx.chain.agentId?.toString() ?? null,
+    }
+  },
+})

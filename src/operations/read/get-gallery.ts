@@ -1,0 +1,53 @@
+import { z } from 'zod'
+import { formatUnits } from 'viem'
+import { defineOperation } from '../define.ts'
+import { addressOut, isoTimestamp, queryInt } from '../schemas.ts'
+import { listPortraits } from '../../store/portraits.ts'
+
+export const getGallery = defineOperation({
+  id: 'get_gallery',
+  method: 'GET',
+  path: '/api/gallery',
+  summary: 'Recent burns redeemed for portraits, newest first',
+  description: 'limit 1-50 (default 20), offset 0 or more (default 0); values outside are refused with 400. burnAmount is the whole burn in tokens (225,000).',
+  tags: ['read'],
+  input: z.object({
+    limit: queryInt({ min: 1, max: 50, default: 20, description: 'Page size, 1 to 50' }),
+    offset: queryInt({ min: 0, default: 0, description: 'Entries to skip, 0 or more' }),
+  }),
+  output: z.object({
+    burns: z.array(
+      z.object({
+        txHash: z.string(),
+        burner: addressOut,
+        prompt: z.string(),
+        cid: z.string(),
+        ipfsUrl: z.string(),
+        timestamp: isoTimestamp,
+        burnAmount: z.number(),
+        tokenId: z.string(),
+      }),
+    ),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  }),
+  errors: [],
+  cacheSeconds: 5,
+  async handler(ctx, { limit, offset }) {
+    const rows = await listPortraits(ctx.db, limit, offset)
+    return {
+      burns: rows.map((r) => ({
+        txHash: r.burnTxHash,
+        burner: r.burner,
+        prompt: 'looksmaxx',
+        cid: r.imageCid,
+        ipfsUrl: ctx.pipeline.deps.ipfs.gatewayUrl(r.imageCid),
+        timestamp: r.mintedAt.toISOString(),
+        burnAmount: Number(formatUnits(BigInt(r.burnAmountWei), 18)),
+        tokenId: r.tokenId,
+      })),
+      limit,
+      offset,
+    }
+  },
+})

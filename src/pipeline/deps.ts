@@ -1,0 +1,32 @@
+import type { Logger } from 'pino'
+import type { Db } from '../store/db.ts'
+import type { Chain } from '../chain/clients.ts'
+import type { TxSender } from '../chain/sender/tx-sender.ts'
+import type { Facilitator } from '../adapters/facilitator/port.ts'
+import type { ImageGenerator } from '../adapters/image/port.ts'
+import type { IpfsPinner } from '../adapters/ipfs/port.ts'
+import type { EventBus } from '../adapters/bus/port.ts'
+
+/** Test-only crash points: the process kills itself there when FAULT_CRASH_AT names one. */
+export type FaultPoint = 'after_settlement' | 'after_mint_broadcast'
+
+export type PipelineDeps = {
+  db: Db
+  chain: Chain
+  facilitator: Facilitator
+  images: ImageGenerator
+  ipfs: IpfsPinner
+  minter: TxSender
+  bus: EventBus
+  log: Logger
+  baseUrl(): string
+  retry: { baseMs: number; maxMs: number }
+  /**
+   * Portraits already being generated for a burn (keyed by burn hash), started as soon as the
+   * request passed its checks; generation is deterministic, so the step may use them.
+   */
+  early: Map<string, Promise<Awaited<ReturnType<ImageGenerator['generate']>>>>
+  /** Lease length; the holder renews it while it works. */
+  leaseMs: number
+  fault(point: FaultPoint): void
+}

@@ -1,0 +1,141 @@
+import type { PipelineDeps } from './deps.ts'
+import { type Submission, recordStep, releaseSubmission, scheduleRetry, getSubmission, renewLease, releaseLease } from '../store/submissions.ts'
+import { insertPortrait } from '../store/portraits.ts'
+import { AppError, isAppError } from '../errors/app-error.ts'
+import { settlePayment } from './steps/settle-payment.ts'
+import { generatePortrait } from './steps/generate-portrait.ts'
+import { pinMetadata } from './steps/pin-metadata.ts'
+import { mintPortrait } from './steps/mint-portrait.ts'
+import { publishEvent } from '../events/publish-event.ts'
+import { countPortraits } from '../store/portraits.ts'
+
+/** The payment was refused: the claim is released and nothing was consumed. */
+export class PaymentRefusedError extends AppError {
+  constructor(reason: string) {
+    super('PAYMENT_REQUIRED', `The payment did not settle: ${reason}. Your burns were not consumed; submit again with a valid payment.`, {
+      details: { reason },
+    })
+  }
+}
+
+/**
+ * Carries a submission from its current state to a minted NFT, one step at a time. Each
+ * step's result is committed before the next step starts; settlement is the pivot: before
+ * it a refusal releases the claim, after it the only way is forward.
+ */
+export async function advanceSubmission(deps: PipelineDeps, start: Submission, options: { firstSettleAttempt: boolean }): Promise<Submission> {
+  let submission = start
+  // The portrait is generated while the payment settles (it is deterministic, so nothing is
+  // lost if settlement fails), but it is recorded only after the settlement is.
+  let speculative: Promise<Awaited<ReturnType<typeof generatePortrait>> | { failed: unknown }> | undefined
+  try {
+  while (submission.status !== 'minted') {
+    switch (submission.status) {
+      case 'settling': {
+        speculative = generatePortrait(deps, submission).catch((failed: unknown) => ({ failed }))
+        const outcome = await settlePayment(deps, submission, options.firstSettleAttempt)
+        if (outcome.kind === 'refused') {
+          await releaseSubmission(deps.db, submission.id)
+          deps.log.info({ submission: submission.id, reason: outcome.reason }, 'payment refused; claim released')
+          throw new PaymentRefusedError(outcome.reason)
+        }
+        if (outcome.kind === 'pending') {
+          throw new AppError('UPSTREAM_FAILED', 'The payment has not settled yet.', { retryable: true })
+        }
+        submission = await recordStep(deps.db, submission.id, 'settled', { status: 'settled', settlementTxHash: outcome.transaction }, { transaction: outcome.transaction })
+        deps.fault('after_settlement')
+        break
+      }
+      case 'settled': {
+        const early = await speculative
+        speculative = undefined
+        const { imageCid, faceFound } = early && !('failed' in early) ? early : await generatePortrait(deps, submission)
+        submission = await recordStep(deps.db, submission.id, 'generated', { status: 'generated', imageCid }, { imageCid, faceFound })
+        break
+      }
+      case 'generated': {
+        const { metadataCid } = await pinMetadata(deps, submission)
+        submission = await recordStep(deps.db, submission.id, 'pinned', { status: 'pinned', metadataCid }, { metadataCid })
+        break
+      }
+      case 'pinned': {
+        const { tokenId, mintTxHash } = await mintPortrait(deps, submission)
+        const current = submission
+        submission = await deps.db.transaction(async (tx) => {
+          await insertPortrait(tx, {
+            tokenId,
+            burner: current.burner,
+            burnTxHash: current.burnTxHash,
+            devTxHash: current.devTxHash,
+            burnAmountWei: current.burnAmountWei,
+            imageCid: current.imageCid!,
+            metadataCid: current.metadataCid!,
+            mintTxHash,
+            source: current.source,
+          })
+          return recordStep(tx, current.id, 'minted', { status: 'minted', tokenId, mintTxHash }, { tokenId: tokenId.toString(), mintTxHash })
+        })
+        await publishBurn(deps, submission).catch((error) => deps.log.warn({ err: error }, 'could not publish the burn event'))
+        break
+      }
+    }
+    options = { firstSettleAttempt: false }
+  }
+  return submission
+  } finally {
+    deps.early.delete(start.burnTxHash)
+  }
+}
+
+/** A `burn` event with the gallery entry, then a `stats` event with the new count. */
+async function publishBurn(deps: PipelineDeps, submission: Submission) {
+  await publishEvent(
+    deps,
+    'burn',
+    {
+      txHash: submission.burnTxHash,
+      burner: submission.burner,
+      tokenId: submission.tokenId!.toString(),
+      cid: submission.imageCid,
+      ipfsUrl: deps.ipfs.gatewayUrl(submission.imageCid!),
+      source: submission.source,
+      timestamp: new Date().toISOString(),
+    },
+    `burn:${submission.tokenId}`,
+  )
+  await publishEvent(deps, 'stats', { totalBurns: await countPortraits(deps.db) })
+}
+
+export function backoffMs(attempts: number, retry: PipelineDeps['retry']): number {
+  const exponential = Math.min(retry.maxMs, retry.baseMs * 2 ** Math.min(attempts, 20))
+  return exponential / 2 + Math.random() * (exponential / 2)
+}
+
+export type RunResult = { outcome: 'minted'; submission: Submission } | { outcome: 'retrying'; error: unknown }
+
+/**
+ * One run of the saga for a leased submission. A refused payment propagates (the caller
+ * answers 402); any other failure is scheduled for a retry with backoff: after settlement
+ * nothing is ever dropped.
+ */
+export async function runSubmission(deps: PipelineDeps, submission: Submission, firstSettleAttempt: boolean, owner: string): Promise<RunResult> {
+  // Keep the lease while working, so only a dead holder's submissions are taken over.
+  const heartbeat = setInterval(() => {
+    renewLease(deps.db, submission.id, owner, deps.leaseMs).catch((error) => deps.log.warn({ err: error }, 'could not renew a lease'))
+  }, Math.max(250, deps.leaseMs / 3))
+  try {
+    const minted = await advanceSubmission(deps, submission, { firstSettleAttempt })
+    await releaseLease(deps.db, submission.id, owner)
+    return { outcome: 'minted', submission: minted }
+  } catch (error) {
+    if (error instanceof PaymentRefusedError) throw error
+    const latest = (await getSubmission(deps.db, submission.id)) ?? submission
+    const delay = backoffMs(latest.attempts, deps.retry)
+    const message = isAppError(error) ? `${error.code}: ${error.message}` : 'internal error'
+    deps.log.warn({ err: error, submission: submission.id, status: latest.status, retryInMs: Math.round(delay) }, 'step failed; will retry')
+    await scheduleRetry(deps.db, submission.id, message, delay)
+    return { outcome: 'retrying', error }
+  } finally {
+    clearInterval(heartbeat)
+  }
+}

@@ -1,0 +1,36 @@
+import { decodeEventLog, encodeFunctionData, isAddressEqual, parseAbi } from 'viem'
+import type { PipelineDeps } from '../deps.ts'
+import type { Submission } from '../../store/submissions.ts'
+import { AppError } from '../../errors/app-error.ts'
+
+const nftAbi = parseAbi([
+  'function mint(address to, string uri) returns (uint256)',
+  'event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)',
+])
+
+const mintKey = (id: string, attempt: number) => (attempt === 1 ? `mint:${id}` : `mint:${id}#${attempt}`)
+
+/**
+ * Mints the portrait NFT to the burner. The signed transaction is stored before broadcast
+ * under the submission's key, so a retry looks it up instead of minting twice.
+ */
+export async function mintPortrait(deps: PipelineDeps, submission: Submission): Promise<{ tokenId: bigint; mintTxHash: `0x${string}` }> {
+  const nft = deps.chain.contracts.nft
+  const data = encodeFunctionData({ abi: nftAbi, functionName: 'mint', args: [submission.burner, `ipfs://${submission.metadataCid}`] })
+  // A reverted mint is final for its transaction; the next attempt is a new transaction.
+  let attempt = 1
+  while ((await deps.minter.find(mintKey(submission.id, attempt)))?.status === 'reverted') attempt++
+  const mined = await deps.minter.sendAndWait(
+    { key: mintKey(submission.id, attempt), to: nft, data },
+    { timeoutMs: 60_000, onBroadcast: () => deps.fault('after_mint_broadcast') },
+  )
+  if (mined.status !== 'mined') {
+    throw new AppError('UPSTREAM_FAILED', `The mint transaction ${mined.txHash} reverted.`, { retryable: true })
+  }
+  for (const log of mined.receipt.logs) {
+    if (!isAddressEqual(log.address, nft) || log.topics.length !== 4) continue
+    const { args } = decodeEventLog({ abi: nftAbi, eventName: 'Transfer', data: log.data, topics: log.topics as [`0x${string}`, ...`0x${string}`[]] })
+    if (isAddressEqual(args.to, submission.burner)) return { tokenId: args.tokenId, mintTxHash: mined.txHash }
+  }
+  throw new AppError('INTERNAL_ERROR', 'internal error', { cause: new Error(`mint ${mined.txHash} has no Transfer to the burner`) })
+}

@@ -1,0 +1,136 @@
+import type { Context } from '../context.ts'
+import { AppError } from '../errors/app-error.ts'
+import { parsePortrait } from './parse-portrait.ts'
+import { readBurnEvidence } from '../chain/reads/read-burn-evidence.ts'
+import { verifyBurns } from '../chain/verify/verify-burns.ts'
+import { claimSubmission, findSubmissionByTxHash, getSubmission, type Submission } from '../store/submissions.ts'
+import { runSubmission, PaymentRefusedError } from './saga.ts'
+import type { CompletePaymentPayload } from '../x402/payload.ts'
+import { buildPaymentRequirements, type PaymentRequirements } from '../x402/requirements.ts'
+
+export type PortraitRequest = {
+  source: Submission['source']
+  burnTxHash: `0x${string}`
+  devTxHash: `0x${string}`
+  burner: `0x${string}`
+  image: string
+  imageType?: string
+  payment?: CompletePaymentPayload
+}
+
+export function statusUrl(ctx: Context, burnTxHash: string): string {
+  return `${ctx.baseUrl()}/api/x402/looksmaxx/${burnTxHash}`
+}
+
+export function looksmaxxRequirements(ctx: Context): PaymentRequirements {
+  return buildPaymentRequirements({
+    resource: `${ctx.baseUrl()}/api/x402/looksmaxx`,
+    payTo: ctx.chain.facilitator,
+    forwarder: ctx.chain.contracts.usdmForwarder,
+  })
+}
+
+function alreadyUsed(ctx: Context, existing: Submission, txHash: string): AppError {
+  return new AppError('BURN_ALREADY_USED', `Burn transaction ${txHash} was already submitted; see its status link.`, {
+    details: { burnTxHash: existing.burnTxHash, status: existing.status, statusUrl: statusUrl(ctx, existing.burnTxHash) },
+  })
+}
+
+/**
+ * The looksmaxx saga's entry: everything that can refuse the request (input, burns, replay,
+ * payment) happens before anything is consumed; after settlement the submission is owed
+ * until it is minted. Resolves with the minted submission, or throws the refusal.
+ */
+export async function submitPortrait(ctx: Context, request: PortraitRequest): Promise<Submission> {
+  const { pipeline } = ctx
+
+  // Cheap early answer for a replay; the unique claim below stays the decider under races.
+  for (const hash of new Set([request.burnTxHash, request.devTxHash])) {
+    const existing = await findSubmissionByTxHash(ctx.db, hash)
+    if (existing) throw alreadyUsed(ctx, existing, hash)
+  }
+
+  // The independent checks run together; the first refusal wins, in the order a user fixes them.
+  const requirements = request.payment ? looksmaxxRequirements(ctx) : undefined
+  const [portrait, verdict, evidence] = await Promise.allSettled([
+    parsePortrait(request.image, request.imageType),
+    request.payment && requirements ? pipeline.facilitator.verify(request.payment, requirements) : Promise.resolve(undefined),
+    readBurnEvidence(ctx.chain, request.burnTxHash, request.devTxHash),
+  ])
+  if (portrait.status === 'rejected') throw portrait.reason
+  if (verdict.status === 'rejected') throw verdict.reason
+  if (verdict.value && !verdict.value.isValid) {
+    throw new AppError('PAYMENT_REQUIRED', `The payment is not valid: ${verdict.value.invalidReason}. Nothing was consumed.`, {
+      details: { reason: verdict.value.invalidReason },
+    })
+  }
+  if (evidence.status === 'rejected') throw evidence.reason
+  const check = verifyBurns({
+    ...evidence.value,
+    burner: request.burner,
+    token: ctx.chain.contracts.token,
+    fundWallet: ctx.chain.fundWallet,
+    referralContract: ctx.chain.contracts.referral,
+    confirmations: ctx.config.CONFIRMATIONS,
+    maxAgeSeconds: ctx.config.BURN_MAX_AGE_SECONDS,
+    nowSeconds: BigInt(Math.floor(Date.now() / 1000)),
+  })
+  if (!check.ok) throw new AppError('BURN_VERIFICATION_FAILED', check.reason, { details: { burnTxHash: request.burnTxHash, devTxHash: request.devTxHash } })
+
+  // Everything checks out: start the portrait now, while the claim and settlement run. Only
+  // requests with verified burns get here, so refused ones cost no generation.
+  const early = pipeline.deps.images.generate({ image: portrait.value.bytes, mimeType: portrait.value.mimeType, seed: request.burnTxHash })
+  early.catch(() => {})
+  pipeline.deps.early.set(request.burnTxHash, early)
+
+  const auth = request.payment?.payload.authorization
+  const claim = await claimSubmission(ctx.db, {
+    source: request.source,
+    burnTxHash: request.burnTxHash,
+    devTxHash: request.devTxHash,
+    burner: request.burner,
+    burnAmountWei: check.burned + check.funded + check.referralReward,
+    referrer: check.referrer,
+    payment:
+      request.payment && auth && requirements
+        ? {
+            from: auth.from as `0x${string}`,
+            nonce: auth.nonce as `0x${string}`,
+            validBefore: BigInt(auth.validBefore),
+            payload: request.payment,
+            requirements,
+          }
+        : undefined,
+    claimedBlock: evidence.value.latestBlock,
+    image: { bytes: portrait.value.bytes, mimeType: portrait.value.mimeType },
+    leaseOwner: pipeline.owner,
+    leaseMs: pipeline.leaseMs,
+  })
+  if (!claim.claimed) {
+    pipeline.deps.early.delete(request.burnTxHash)
+    if (claim.existing) throw alreadyUsed(ctx, claim.existing, request.burnTxHash)
+    throw new AppError('PAYMENT_REQUIRED', 'This payment authorization already paid for another portrait. Sign a new one.', {
+      details: { reason: 'invalid_exact_evm_nonce_already_used' },
+    })
+  }
+
+  const result = await runSubmission(pipeline.deps, claim.submission, true, pipeline.owner)
+  if (result.outcome === 'minted') return result.submission
+  return waitUntilMinted(ctx, claim.submission)
+}
+
+async function waitUntilMinted(ctx: Context, submission: Submission): Promise<Submission> {
+  const deadline = Date.now() + ctx.config.LOOKSMAXX_WAIT_SECONDS * 1000
+  ctx.pipeline.worker.poke()
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const latest = await getSubmission(ctx.db, submission.id)
+    if (!latest) throw new PaymentRefusedError('the payment authorization expired before it settled')
+    if (latest.status === 'minted') return latest
+  }
+  const latest = (await getSubmission(ctx.db, submission.id)) ?? submission
+  throw new AppError('UPSTREAM_FAILED', 'The portrait is paid for and owed, but could not be finished in time. It will finish on its own: follow the status link.', {
+    retryable: true,
+    details: { status: latest.status, statusUrl: statusUrl(ctx, submission.burnTxHash), lastError: latest.lastError },
+  })
+}

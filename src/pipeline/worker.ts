@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto'
+import type { PipelineDeps } from './deps.ts'
+import { takeDueSubmission } from '../store/submissions.ts'
+import { runSubmission, PaymentRefusedError } from './saga.ts'
+
+export type Worker = {
+  start(): void
+  stop(): Promise<void>
+  /** Looks for due work now instead of at the next poll. */
+  poke(): void
+  owner: string
+  runOnce(): Promise<boolean>
+}
+
+/**
+ * Finishes every owed submission: takes due ones under a lease (a crashed owner's lease
+ * expires), runs the saga, repeats. Any number of workers may share one database.
+ */
+export function createWorker(deps: PipelineDeps, options: { pollMs: number; leaseMs: number }): Worker {
+  const owner = `worker-${randomUUID()}`
+  let running = false
+  let loop: Promise<void> | undefined
+  let wake: (() => void) | undefined
+
+  async function runOnce(): Promise<boolean> {
+    const submission = await takeDueSubmission(deps.db, owner, options.leaseMs)
+    if (!submission) return false
+    try {
+      await runSubmission(deps, submission, false, owner)
+    } catch (error) {
+      if (!(error instanceof PaymentRefusedError)) throw error
+    }
+    return true
+  }
+
+  return {
+    owner,
+    runOnce,
+    poke: () => wake?.(),
+    start() {
+      if (running) return
+      running = true
+      loop = (async () => {
+        while (running) {
+          let worked = false
+          try {
+            worked = await runOnce()
+          } catch (error) {
+            deps.log.error({ err: error }, 'worker iteration failed')
+          }
+          if (!worked && running) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, options.pollMs)
+              wake = () => {
+                clearTimeout(timer)
+                resolve()
+              }
+            })
+          }
+        }
+      })()
+    },
+    async stop() {
+      running = false
+      wake?.()
+      await loop
+    },
+  }
+}

@@ -1,0 +1,85 @@
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { pino } from 'pino'
+import { mnemonicToAccount } from 'viem/accounts'
+import { startTestDevnet } from '../support/devnet.ts'
+import { createTestDatabase } from '../support/postgres.ts'
+import { TEST_DATABASE_URL } from '../support/env.ts'
+import { MNEMONIC } from '../support/agent.ts'
+import { openDb, type Db } from '../../src/store/db.ts'
+import { createChain } from '../../src/chain/clients.ts'
+import { createTxSender } from '../../src/chain/sender/tx-sender.ts'
+
+let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+before(async () => {
+  devnet = await startTestDevnet()
+})
+after(async () => devnet?.close())
+
+const rpc = async (method: string, params: unknown[] = []) => {
+  const response = await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  return ((await response.json()) as { result: unknown }).result
+}
+const chainOf = () =>
+  createChain({ rpcUrl: devnet.url, publicRpcUrl: devnet.url, explorerUrl: 'https://x', contracts: devnet.info.contracts, fundWallet: devnet.info.accounts.fundWallet, facilitator: devnet.info.accounts.facilitator })
+
+test('a transaction stuck past the timeout is replaced with a higher fee, same nonce, and reported once mined', async () => {
+  const db: Db = await openDb({})
+  const sender = createTxSender({ db, chain: chainOf(), account: mnemonicToAccount(MNEMONIC, { addressIndex: 3 }), log: pino({ level: 'silent' }), stuckAfterMs: 300 })
+  await rpc('evm_setAutomine', [false])
+  try {
+    const pending = sender.sendAndWait({ key: 'stuck:1', to: '0x000000000000000000000000000000000000bEEF', data: '0x', value: 1n }, { timeoutMs: 20_000 })
+    let attempts = 0
+    for (let i = 0; i < 100 && attempts < 2; i++) {
+      await new Promise((r) => setTimeout(r, 100))
+      attempts = Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM chain_tx_attempts')).rows[0]!.n)
+    }
+    assert.ok(attempts >= 2, 'a replacement was signed')
+    await rpc('evm_mine')
+    const mined = await pending
+    assert.equal(mined.status, 'mined')
+    const { rows } = await db.query<{ tx_hash: string; max_fee_per_gas: string }>('SELECT tx_hash, max_fee_per_gas FROM chain_tx_attempts ORDER BY created_at')
+    assert.equal(new Set(rows.map((r) => r.tx_hash)).size, rows.length)
+    assert.ok(BigInt(rows.at(-1)!.max_fee_per_gas) > BigInt(rows[0]!.max_fee_per_gas), 'each replacement pays more')
+    assert.equal(mined.txHash, mined.receipt.transactionHash)
+    assert.ok(rows.some((r) => r.tx_hash === mined.txHash), 'the mined version is one of ours')
+    assert.equal(Number(await rpc('eth_getTransactionCount', [mnemonicToAccount(MNEMONIC, { addressIndex: 3 }).address, 'latest'])), 1, 'one nonce used')
+  } finally {
+    await rpc('evm_setAutomine', [true])
+    await db.close()
+  }
+})
+
+test('50 concurrent sends from two processes sharing PostgreSQL land with consecutive nonces; a crash in the middle resumes', { skip: TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set' }, async () => {
+  const pg = await createTestDatabase()
+  const script = fileURLToPath(new URL('../support/sender-process.ts', import.meta.url))
+  const run = (env: Record<string, string>) =>
+    new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, DATABASE_URL: pg.url, RPC_URL: devnet.url, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+      let out = ''
+      child.stdout.on('data', (d) => (out += d))
+      child.on('exit', (code) => resolve({ code, out }))
+    })
+  try {
+    const relayer = mnemonicToAccount(MNEMONIC, { addressIndex: 1 }).address
+    const startNonce = Number(await rpc('eth_getTransactionCount', [relayer, 'latest']))
+    // A dies after storing 10 of its transactions; B sends its 25 meanwhile; A, restarted,
+    // re-broadcasts what it stored and sends the rest.
+    const bDone = run({ COUNT: '25', PREFIX: 'b' })
+    const crashed = await run({ COUNT: '25', PREFIX: 'a', CRASH_AFTER: '10' })
+    assert.equal(crashed.code, null, 'A was killed')
+    const [a, b] = await Promise.all([run({ COUNT: '25', PREFIX: 'a' }), bDone])
+    assert.equal(a.code, 0)
+    assert.equal(b.code, 0)
+    const records = [...JSON.parse(a.out), ...JSON.parse(b.out)] as Array<{ key: string; nonce: number; status: string }>
+    assert.equal(records.length, 50)
+    assert.ok(records.every((r) => r.status === 'mined'))
+    const nonces = records.map((r) => r.nonce).sort((x, y) => x - y)
+    assert.deepEqual(nonces, Array.from({ length: 50 }, (_, i) => startNonce + i), 'consecutive, no gap, no reuse')
+    assert.equal(Number(await rpc('eth_getTransactionCount', [relayer, 'latest'])), startNonce + 50)
+  } finally {
+    await pg.drop()
+  }
+})

@@ -1,0 +1,226 @@
+import { test, before, after, describe } from 'node:test'
+import assert from 'node:assert/strict'
+import {
+  createPublicClient, createWalletClient, http, parseAbi, parseEther, parseSignature, maxUint256, erc20Abi, getAddress,
+  type Address, type Hex,
+} from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
+import { randomBytes } from 'node:crypto'
+import { startDevnet, type Devnet } from '../../src/devnet/start-devnet.ts'
+import { createViemChain } from '../../src/chain/clients.ts'
+import { quoterV2Abi, swapRouter02Abi } from '../../src/chain/abis/uniswap.ts'
+import { eip3009Abi, transferWithAuthorizationTypes } from '../../src/chain/abis/eip3009.ts'
+
+const MNEMONIC = 'test test test test test test test test test test test junk'
+const E18 = 10n ** 18n
+const DEAD = getAddress('0x000000000000000000000000000000000000dEaD')
+let devnet: Devnet
+let chain: ReturnType<typeof createViemChain>
+let client: ReturnType<typeof createPublicClient>
+const account = (i: number) => mnemonicToAccount(MNEMONIC, { addressIndex: i })
+const wallet = (i: number) => createWalletClient({ chain, transport: http(devnet.url), account: account(i) })
+const now = async () => (await client.getBlock()).timestamp
+
+before(async () => {
+  devnet = await startDevnet({ host: '127.0.0.1', port: 0 })
+  chain = createViemChain(devnet.url, 'https://megaexplorer.xyz', devnet.info.contracts.multicall3)
+  client = createPublicClient({ chain, transport: http(devnet.url) })
+})
+after(async () => devnet?.close())
+
+/** Sends a transaction and returns its receipt status; reverts are outcomes, not exceptions. */
+async function send(from: number, to: Address, abi: readonly unknown[], functionName: string, args: unknown[], value = 0n) {
+  try {
+    const hash = await wallet(from).writeContract({ address: to, abi, functionName, args, value, gas: 2_000_000n } as never)
+    return (await client.waitForTransactionReceipt({ hash })).status
+  } catch (error) {
+    return `rejected: ${(error as Error).message.split('\n')[0]}`
+  }
+}
+const balance = (token: Address, owner: Address) => client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+
+describe('the chain', () => {
+  test('chain 4326, the same addresses on every boot, standard batch JSON-RPC', async () => {
+    assert.equal(await client.getChainId(), 4326)
+    // Deterministic deployment: the deployer's first nonces, as on every boot.
+    assert.equal(devnet.info.contracts.token, '0x5FbDB2315678afecb367f032d93F642f64180aa3')
+    assert.equal(devnet.info.contracts.weth, '0x4200000000000000000000000000000000000006')
+    assert.equal(devnet.info.contracts.multicall3, '0xcA11bde05977b3631167028862bE2a173976CA11')
+    const response = await fetch(devnet.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ jsonrpc: '2.0', id: 7, method: 'eth_chainId' }, { jsonrpc: '2.0', id: 'b', method: 'net_version', params: [] }]),
+    })
+    assert.deepEqual(await response.json(), [{ jsonrpc: '2.0', id: 7, result: '0x10e6' }, { jsonrpc: '2.0', id: 'b', result: '4326' }])
+  })
+
+  test('block timestamps follow the wall clock under a burst of 50 transactions', async () => {
+    for (let i = 0; i < 50; i++) await wallet(9).sendTransaction({ to: account(8).address, value: 1n })
+    const block = await client.getBlock()
+    assert.ok(Math.abs(Number(block.timestamp) - Date.now() / 1000) <= 2, `block ${block.timestamp} vs wall ${Date.now() / 1000}`)
+  })
+
+  test('the accounts table is seeded', async () => {
+    assert.equal(await balance(devnet.info.contracts.token, devnet.info.accounts.demoHolder), 1_000_000n * E18)
+    for (const a of [devnet.info.accounts.demoHolder, ...devnet.info.accounts.agents]) {
+      assert.equal(await balance(devnet.info.contracts.usdm, a), 1_000n * E18)
+      assert.equal(await client.readContract({ address: devnet.info.contracts.usdm, abi: erc20Abi, functionName: 'allowance', args: [a, devnet.info.contracts.usdmForwarder] }), maxUint256)
+    }
+    assert.equal(await balance(devnet.info.contracts.token, devnet.info.accounts.agents[0]!), 0n)
+    assert.equal(await client.getBalance({ address: devnet.info.accounts.relayer }), 10_000n * E18)
+  })
+})
+
+describe('DEX', () => {
+  test('QuoterV2 quotes and SwapRouter02 exactInputSingle buys exactly the quote; 5 ETH moves the price less than 5%', async () => {
+    const { weth, token, quoterV2, swapRouter } = devnet.info.contracts
+    const quote = async (amountIn: bigint) =>
+      (await client.simulateContract({ address: quoterV2, abi: quoterV2Abi, functionName: 'quoteExactInputSingle', args: [{ tokenIn: weth, tokenOut: token, amountIn, fee: 10000, sqrtPriceLimitX96: 0n }] })).result[0]
+    const spotBefore = await quote(parseEther('0.001'))
+    const amountOut = await quote(parseEther('5'))
+    const buyer = account(6).address
+    const before = await balance(token, buyer)
+    assert.equal(
+      await send(6, swapRouter, swapRouter02Abi, 'exactInputSingle', [{ tokenIn: weth, tokenOut: token, fee: 10000, recipient: buyer, amountIn: parseEther('5'), amountOutMinimum: amountOut, sqrtPriceLimitX96: 0n }], parseEther('5')),
+      'success',
+    )
+    assert.equal((await balance(token, buyer)) - before, amountOut)
+    const spotAfter = await quote(parseEther('0.001'))
+    const move = Number(spotBefore - spotAfter) / Number(spotBefore)
+    assert.ok(move > 0 && move < 0.05, `price moved ${(move * 100).toFixed(2)}%`)
+  })
+})
+
+describe('USDm forwarder (EIP-3009)', () => {
+  const sign = async (from: number, overrides: Partial<{ to: Address; value: bigint; validAfter: bigint; validBefore: bigint; nonce: Hex }> = {}, signer = from) => {
+    const t = await now()
+    const message = {
+      from: account(from).address,
+      to: overrides.to ?? devnet.info.accounts.facilitator,
+      value: overrides.value ?? E18,
+      validAfter: overrides.validAfter ?? t - 600n,
+      validBefore: overrides.validBefore ?? t + 300n,
+      nonce: overrides.nonce ?? (`0x${randomBytes(32).toString('hex')}` as Hex),
+    }
+    const signature = await account(signer).signTypedData({
+      domain: { name: 'USDm Forwarder', version: '1', chainId: 4326, verifyingContract: devnet.info.contracts.usdmForwarder },
+      types: transferWithAuthorizationTypes,
+      primaryType: 'TransferWithAuthorization',
+      message,
+    })
+    const { v, r, s } = parseSignature(signature)
+    return { message, args: [message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce, Number(v), r, s] }
+  }
+  const settle = (args: unknown[]) => send(2, devnet.info.contracts.usdmForwarder, eip3009Abi, 'transferWithAuthorization', args)
+
+  test('moves exactly the value, marks the nonce used, and refuses a replay', async () => {
+    const { usdm, usdmForwarder } = devnet.info.contracts
+    const payer = account(5).address
+    const payee = devnet.info.accounts.facilitator
+    const [payerBefore, payeeBefore] = [await balance(usdm, payer), await balance(usdm, payee)]
+    const { message, args } = await sign(5)
+    assert.equal(await settle(args), 'success')
+    assert.equal(payerBefore - (await balance(usdm, payer)), E18)
+    assert.equal((await balance(usdm, payee)) - payeeBefore, E18)
+    assert.equal(await client.readContract({ address: usdmForwarder, abi: eip3009Abi, functionName: 'authorizationState', args: [payer, message.nonce] }), true)
+    assert.notEqual(await settle(args), 'success', 'a replayed nonce is refused')
+    assert.equal(payerBefore - (await balance(usdm, payer)), E18)
+  })
+
+  test('refuses a bad signature, an expired window and a window not yet open', async () => {
+    const t = await now()
+    assert.notEqual(await settle((await sign(5, {}, 6)).args), 'success', 'signed by someone else')
+    assert.notEqual(await settle((await sign(5, { validBefore: t - 1n })).args), 'success', 'expired')
+    assert.notEqual(await settle((await sign(5, { validAfter: t + 3600n })).args), 'success', 'not yet valid')
+    const tampered = (await sign(5)).args
+    tampered[2] = 2n * E18
+    assert.notEqual(await settle(tampered), 'success', 'a changed amount breaks the signature')
+  })
+})
+
+describe('portrait NFT', () => {
+  const nftAbi = parseAbi(['function mint(address,string) returns (uint256)', 'function ownerOf(uint256) view returns (address)', 'function tokenURI(uint256) view returns (string)', 'function totalMinted() view returns (uint256)'])
+  test('the owner mints sequential ids with their URI; anyone else is refused', async () => {
+    const { nft } = devnet.info.contracts
+    const first = await client.readContract({ address: nft, abi: nftAbi, functionName: 'totalMinted' })
+    assert.equal(await send(0, nft, nftAbi, 'mint', [account(7).address, 'ipfs://a']), 'success')
+    assert.equal(await send(0, nft, nftAbi, 'mint', [account(7).address, 'ipfs://b']), 'success')
+    assert.equal(await client.readContract({ address: nft, abi: nftAbi, functionName: 'ownerOf', args: [first + 1n] }), account(7).address)
+    assert.equal(await client.readContract({ address: nft, abi: nftAbi, functionName: 'tokenURI', args: [first + 1n] }), 'ipfs://b')
+    assert.notEqual(await send(5, nft, nftAbi, 'mint', [account(5).address, 'ipfs://c']), 'success', 'mint by a non-minter')
+    assert.notEqual(await send(0, nft, nftAbi, 'mint', [account(5).address, '']), 'success', 'empty URI')
+    assert.equal(await client.readContract({ address: nft, abi: nftAbi, functionName: 'totalMinted' }), first + 2n)
+  })
+})
+
+describe('gasless relayer', () => {
+  const relayerAbi = parseAbi(['function relayBurn(address,uint256,uint8,bytes32,bytes32)', 'function nonces(address) view returns (uint256)'])
+  const signBurn = async (burner: number, nonce: bigint, deadline: bigint, signer = burner) => {
+    const signature = await account(signer).signTypedData({
+      domain: { name: 'MegaChadRelayer', version: '1', chainId: 4326, verifyingContract: devnet.info.contracts.relayer },
+      types: { BurnRequest: [{ name: 'burner', type: 'address' }, { name: 'nonce', type: 'uint256' }, { name: 'deadline', type: 'uint256' }] },
+      primaryType: 'BurnRequest',
+      message: { burner: account(burner).address, nonce, deadline },
+    })
+    const { v, r, s } = parseSignature(signature)
+    return [account(burner).address, deadline, Number(v), r, s]
+  }
+
+  test('relays a signed burn: 112,500 to dead and 112,500 to the fund, paid by the relayer; refuses expiry, bad signatures and replays', async () => {
+    const { token, relayer } = devnet.info.contracts
+    const holder = 4
+    assert.equal(await send(holder, token, erc20Abi, 'approve', [relayer, maxUint256]), 'success')
+    const [deadBefore, fundBefore] = [await balance(token, DEAD), await balance(token, devnet.info.accounts.fundWallet)]
+    const t = await now()
+    const args = await signBurn(holder, 0n, t + 600n)
+    assert.equal(await send(1, relayer, relayerAbi, 'relayBurn', args), 'success')
+    assert.equal((await balance(token, DEAD)) - deadBefore, 112_500n * E18)
+    assert.equal((await balance(token, devnet.info.accounts.fundWallet)) - fundBefore, 112_500n * E18)
+    assert.equal(await client.readContract({ address: relayer, abi: relayerAbi, functionName: 'nonces', args: [account(holder).address] }), 1n)
+    assert.notEqual(await send(1, relayer, relayerAbi, 'relayBurn', args), 'success', 'replayed nonce')
+    assert.notEqual(await send(1, relayer, relayerAbi, 'relayBurn', await signBurn(holder, 1n, t - 10n)), 'success', 'expired deadline')
+    assert.notEqual(await send(1, relayer, relayerAbi, 'relayBurn', await signBurn(holder, 1n, t + 600n, 5)), 'success', 'bad signature')
+  })
+})
+
+describe('referral', () => {
+  const referralAbi = parseAbi(['function registerAgent()', 'function burnWithReferral(address)', 'function getAgentStats(address) view returns (uint256,uint256,bool)'])
+  test('a referred burn pays the agent 11,250 out of the fund half', async () => {
+    const { token, referral } = devnet.info.contracts
+    const agent = account(8).address
+    const holder = 4
+    assert.notEqual(await send(holder, referral, referralAbi, 'burnWithReferral', [agent]), 'success', 'unregistered referrer')
+    assert.equal(await send(8, referral, referralAbi, 'registerAgent', []), 'success')
+    assert.equal(await send(holder, token, erc20Abi, 'approve', [referral, maxUint256]), 'success')
+    const [agentBefore, fundBefore, deadBefore] = [await balance(token, agent), await balance(token, devnet.info.accounts.fundWallet), await balance(token, DEAD)]
+    assert.equal(await send(holder, referral, referralAbi, 'burnWithReferral', [agent]), 'success')
+    assert.equal((await balance(token, agent)) - agentBefore, 11_250n * E18)
+    assert.equal((await balance(token, devnet.info.accounts.fundWallet)) - fundBefore, 101_250n * E18)
+    assert.equal((await balance(token, DEAD)) - deadBefore, 112_500n * E18)
+    assert.deepEqual(await client.readContract({ address: referral, abi: referralAbi, functionName: 'getAgentStats', args: [agent] }), [1n, 11_250n * E18, true])
+    assert.notEqual(await send(8, referral, referralAbi, 'burnWithReferral', [agent]), 'success', 'self-referral')
+  })
+})
+
+describe('ERC-8004', () => {
+  const identityAbi = parseAbi(['function tokenURI(uint256) view returns (string)', 'function ownerOf(uint256) view returns (address)', 'function getAgentWallet(uint256) view returns (address)'])
+  const reputationAbi = parseAbi([
+    'function giveFeedback(uint256,int128,uint8,string,string,string,string,bytes32)',
+    'function getSummary(uint256,address[],string,string) view returns (uint256,int128,uint8)',
+    'function getClients(uint256) view returns (address[])',
+  ])
+  test('the service is a registered agent, and feedback is summarised', async () => {
+    const { identityRegistry, reputationRegistry } = devnet.info.contracts
+    const id = BigInt(devnet.info.agentId)
+    assert.equal(await client.readContract({ address: identityRegistry, abi: identityAbi, functionName: 'ownerOf', args: [id] }), devnet.info.accounts.deployer)
+    assert.match(await client.readContract({ address: identityRegistry, abi: identityAbi, functionName: 'tokenURI', args: [id] }), /agent-registration\.json$/)
+    assert.equal(await client.readContract({ address: identityRegistry, abi: identityAbi, functionName: 'getAgentWallet', args: [id] }), devnet.info.accounts.deployer)
+    assert.equal(await send(5, reputationRegistry, reputationAbi, 'giveFeedback', [id, 80n, 0, 'starred', '', '', '', `0x${'00'.repeat(32)}`]), 'success')
+    assert.equal(await send(6, reputationRegistry, reputationAbi, 'giveFeedback', [id, 100n, 0, 'starred', '', '', '', `0x${'00'.repeat(32)}`]), 'success')
+    assert.notEqual(await send(0, reputationRegistry, reputationAbi, 'giveFeedback', [id, 100n, 0, 'starred', '', '', '', `0x${'00'.repeat(32)}`]), 'success', 'an agent cannot rate itself')
+    const [count, value, decimals] = await client.readContract({ address: reputationRegistry, abi: reputationAbi, functionName: 'getSummary', args: [id, [], 'starred', ''] })
+    assert.equal(count, 2n)
+    assert.equal(Number(value) / 10 ** decimals, 90)
+    assert.deepEqual(await client.readContract({ address: reputationRegistry, abi: reputationAbi, functionName: 'getClients', args: [id] }), [account(5).address, account(6).address])
+  })
+})

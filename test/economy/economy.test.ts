@@ -1,0 +1,178 @@
+import { test, before, after, describe } from 'node:test'
+import assert from 'node:assert/strict'
+import { erc20Abi } from 'viem'
+import { startTestDevnet } from '../support/devnet.ts'
+import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
+import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
+
+const E18 = 10n ** 18n
+const DEAD = '0x000000000000000000000000000000000000dEaD'
+let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+let app: TestApp
+let image: string
+
+before(async () => {
+  devnet = await startTestDevnet()
+  app = await startTestApp({ rpcUrl: devnet.url })
+  image = await portraitBase64()
+})
+after(async () => {
+  await app?.stop()
+  await devnet?.close()
+})
+
+async function signBurn(agent: Agent, typed: any, overrides: { deadline?: number } = {}) {
+  const message = { burner: typed.message.burner, nonce: BigInt(typed.message.nonce), deadline: BigInt(overrides.deadline ?? typed.message.deadline) }
+  const signature = await agent.account.signTypedData({ domain: typed.domain, types: typed.types, primaryType: typed.primaryType, message })
+  return { burner: agent.address, deadline: Number(message.deadline), signature }
+}
+
+describe('gasless burn', () => {
+  test('approve, sign the returned typed data as is, relay: both halves move, the service pays the gas; the burn redeems', async () => {
+    const agent = await createAgent(app.url, devnet.url, 6)
+    await agent.buyTokens('1')
+    let prepared = (await getJson(`${app.url}/api/gasless/burn?address=${agent.address}`)).body
+    assert.equal(prepared.ready, false)
+    assert.equal(prepared.approval.status, 'needed')
+    assert.equal(prepared.relayerContract, devnet.info.contracts.relayer)
+    await agent.send({ to: prepared.approval.transaction.to, data: prepared.approval.transaction.data })
+    prepared = (await getJson(`${app.url}/api/gasless/burn?address=${agent.address}`)).body
+    assert.equal(prepared.ready, true)
+    assert.equal(prepared.signTypedData.message.nonce, '0')
+
+    const token = devnet.info.contracts.token
+    const before = { agent: await agent.coinBalance(), dead: await agent.balanceOf(token, DEAD), fund: await agent.balanceOf(token, devnet.info.accounts.fundWallet), eth: await agent.publicClient.getBalance({ address: agent.address }) }
+    const body = await signBurn(agent, prepared.signTypedData)
+    const relayed = await postJson(`${app.url}/api/gasless/burn`, body)
+    assert.equal(relayed.status, 200, JSON.stringify(relayed.body))
+    assert.equal(relayed.body.success, true)
+    assert.match(relayed.body.txHash, /^0x[0-9a-f]{64}$/)
+    assert.equal(relayed.body.explorerUrl, `https://megaexplorer.xyz/tx/${relayed.body.txHash}`)
+    assert.ok(relayed.body.blockNumber > 0)
+    assert.equal(before.agent - (await agent.coinBalance()), 225_000n * E18)
+    assert.equal((await agent.balanceOf(token, DEAD)) - before.dead, 112_500n * E18)
+    assert.equal((await agent.balanceOf(token, devnet.info.accounts.fundWallet)) - before.fund, 112_500n * E18)
+    assert.equal(await agent.publicClient.getBalance({ address: agent.address }), before.eth, 'the burner paid no gas')
+
+    // The same signature again: the first relay, not a second burn.
+    const again = await postJson(`${app.url}/api/gasless/burn`, body)
+    assert.equal(again.status, 200)
+    assert.equal(again.body.txHash, relayed.body.txHash)
+    assert.equal(before.agent - (await agent.coinBalance()), 225_000n * E18)
+
+    // The relay carries both transfers: it redeems as burn and dev at once.
+    const portrait = await postJson(`${app.url}/api/generate`, { burnTxHash: relayed.body.txHash, devTxHash: relayed.body.txHash, burnerAddress: agent.address, image })
+    assert.equal(portrait.status, 200, JSON.stringify(portrait.body))
+  })
+
+  test('refuses expired deadlines, bad signatures and too small a balance, with 400', async () => {
+    const holder = await createAgent(app.url, devnet.url, 4)
+    const prepared = (await getJson(`${app.url}/api/gasless/burn?address=${holder.address}`)).body
+    await holder.send({ to: prepared.approval.transaction.to, data: prepared.approval.transaction.data })
+    const fresh = (await getJson(`${app.url}/api/gasless/burn?address=${holder.address}`)).body
+    const expired = await postJson(`${app.url}/api/gasless/burn`, await signBurn(holder, fresh.signTypedData, { deadline: Math.floor(Date.now() / 1000) - 5 }))
+    assert.equal(expired.status, 400)
+    assert.equal(expired.body.error.code, 'SIGNATURE_EXPIRED')
+    const other = await createAgent(app.url, devnet.url, 9)
+    const forged = await signBurn(other, fresh.signTypedData)
+    const bad = await postJson(`${app.url}/api/gasless/burn`, { ...forged, burner: holder.address })
+    assert.equal(bad.status, 400)
+    assert.equal(bad.body.error.code, 'INVALID_SIGNATURE')
+    const malformed = await postJson(`${app.url}/api/gasless/burn`, { burner: holder.address, deadline: fresh.signTypedData.message.deadline, signature: '0x1234' })
+    assert.equal(malformed.status, 400)
+    assert.equal(malformed.body.error.code, 'INVALID_SIGNATURE')
+    const poor = (await getJson(`${app.url}/api/gasless/burn?address=${other.address}`)).body
+    const tooPoor = await postJson(`${app.url}/api/gasless/burn`, await signBurn(other, poor.signTypedData))
+    assert.equal(tooPoor.status, 400)
+    assert.equal(tooPoor.body.error.code, 'INSUFFICIENT_BALANCE')
+    assert.equal((await getJson(`${app.url}/api/gasless/burn?address=nope`)).status, 400)
+  })
+})
+
+describe('referral agents', () => {
+  test('register with the returned calldata; a user burns with the referral calldata; the agent earns 11,250; the burn redeems', async () => {
+    const agent = await createAgent(app.url, devnet.url, 8)
+    const registration = await postJson(`${app.url}/api/agent/register`, { wallet: agent.address, description: 'test agent' })
+    assert.equal(registration.status, 200)
+    assert.equal(registration.body.alreadyRegistered, false)
+    assert.equal(registration.body.registration.transaction.to, devnet.info.contracts.referral)
+    await agent.send({ to: registration.body.registration.transaction.to, data: registration.body.registration.transaction.data })
+    const status = await getJson(`${app.url}/api/agent/register?address=${agent.address}`)
+    assert.equal(status.body.registered, true)
+    const code = status.body.referralCode
+    assert.equal(code, registration.body.referralCode)
+
+    const user = await createAgent(app.url, devnet.url, 7)
+    await user.buyTokens('1')
+    const info = await getJson(`${app.url}/api/agent/referrals?referralCode=${code}`)
+    assert.equal(info.status, 200)
+    assert.equal(info.body.agent, agent.address)
+    assert.equal(info.body.rewardInfo.rewardPerBurnRaw, (11_250n * E18).toString())
+    await user.send({ to: devnet.info.contracts.token, data: (await import('viem')).encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [info.body.referralContract, 225_000n * E18] }) })
+    const before = await agent.coinBalance()
+    const burnTx = await user.send({ to: info.body.referralContract, data: info.body.burnWithReferralCalldata })
+    assert.equal((await agent.coinBalance()) - before, 11_250n * E18)
+    const stats = await getJson(`${app.url}/api/agent/referrals?address=${agent.address}`)
+    assert.equal(stats.body.stats.referralCount, 1)
+    assert.equal(stats.body.stats.totalEarnings, (11_250n * E18).toString())
+
+    const portrait = await postJson(`${app.url}/api/generate`, { burnTxHash: burnTx, devTxHash: burnTx, burnerAddress: user.address, image })
+    assert.equal(portrait.status, 200, JSON.stringify(portrait.body))
+  })
+
+  test('400s of the spec', async () => {
+    assert.equal((await getJson(`${app.url}/api/agent/referrals`)).status, 400)
+    assert.equal((await getJson(`${app.url}/api/agent/register?address=0x1`)).body.error.code, 'INVALID_ADDRESS')
+    assert.equal((await postJson(`${app.url}/api/agent/register`, { wallet: 'bad' })).status, 400)
+    assert.equal((await getJson(`${app.url}/api/agent/referrals?referralCode=unknownCode1`)).status, 404)
+  })
+})
+
+describe('early access', () => {
+  test('a holder and an NFT owner register (idempotently); an empty wallet gets 403; a bad wallet 400', async () => {
+    const holder = devnet.info.accounts.demoHolder
+    const first = await postJson(`${app.url}/api/early/register`, { wallet: holder, twitter: '@demo' })
+    assert.equal(first.status, 200, JSON.stringify(first.body))
+    assert.deepEqual(first.body.eligibility, { hasTokens: true, nftCount: 0, instantAccess: false, path: 'referral' })
+    const second = await postJson(`${app.url}/api/early/register`, { wallet: holder.toLowerCase(), twitter: '@other' })
+    assert.equal(second.body.referralCode, first.body.referralCode, 'registering twice is idempotent')
+    // Agent 6 spent its tokens on the gasless burn and holds the portrait NFT.
+    const nftOwner = await postJson(`${app.url}/api/early/register`, { wallet: devnet.info.accounts.agents[1] })
+    assert.equal(nftOwner.status, 200, JSON.stringify(nftOwner.body))
+    assert.equal(nftOwner.body.eligibility.nftCount, 1)
+    const empty = await postJson(`${app.url}/api/early/register`, { wallet: devnet.info.accounts.agents[4] })
+    assert.equal(empty.status, 403)
+    assert.equal(empty.body.error.code, 'NOT_ELIGIBLE')
+    assert.equal((await postJson(`${app.url}/api/early/register`, { wallet: '0xbad' })).status, 400)
+    assert.equal((await getJson(`${app.url}/api/early/register`)).body.eligibility.instantAccess, '3+ looksmaxxed NFTs')
+  })
+})
+
+describe('cross-chain intent', () => {
+  test('a bridge step, then the local plan; an unknown chain is 400 with the supported list', async () => {
+    const wallet = devnet.info.accounts.agents[4]
+    const { status, body } = await getJson(`${app.url}/api/cross-chain/intent?sourceChain=arb&wallet=${wallet}&amount=0.7`)
+    assert.equal(status, 200)
+    assert.deepEqual(body.sourceChain, { id: 'arbitrum', chainId: 42161 })
+    assert.deepEqual(body.steps.map((s: any) => s.action), ['bridge', 'swap', 'burn', 'tren_fund', 'submit'])
+    assert.match(body.steps[1].transaction.data, /^0x04e45aaf/)
+    const unknown = await getJson(`${app.url}/api/cross-chain/intent?sourceChain=solana&wallet=${wallet}`)
+    assert.equal(unknown.status, 400)
+    assert.equal(unknown.body.error.code, 'UNKNOWN_CHAIN')
+    assert.ok(unknown.body.error.details.supported.some((c: any) => c.id === 'base'))
+  })
+})
+
+describe('early access when its store is down', () => {
+  test('502 UPSTREAM_FAILED, not a 500', async () => {
+    const broken = await startTestApp({ rpcUrl: devnet.url })
+    try {
+      await broken.ctx.db.close()
+      const response = await postJson(`${broken.url}/api/early/register`, { wallet: devnet.info.accounts.demoHolder })
+      assert.equal(response.status, 502)
+      assert.equal(response.body.error.code, 'UPSTREAM_FAILED')
+    } finally {
+      await broken.stop().catch(() => {})
+    }
+  })
+})

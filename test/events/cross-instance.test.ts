@@ -1,0 +1,57 @@
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { startTestDevnet } from '../support/devnet.ts'
+import { postJson } from '../support/app.ts'
+import { createAgent, portraitBase64 } from '../support/agent.ts'
+import { startServiceProcess } from '../support/service-process.ts'
+import { createTestDatabase } from '../support/postgres.ts'
+import { openStream } from '../support/sse.ts'
+import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/env.ts'
+
+const skip = !TEST_DATABASE_URL || !TEST_REDIS_URL ? 'TEST_DATABASE_URL and TEST_REDIS_URL are needed' : false
+
+let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+let pg: Awaited<ReturnType<typeof createTestDatabase>>
+let dataDir: string
+let instances: Array<Awaited<ReturnType<typeof startServiceProcess>>> = []
+
+before(async () => {
+  if (skip) return
+  devnet = await startTestDevnet()
+  pg = await createTestDatabase()
+  dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-fanout-'))
+  const env = {
+    RPC_URL: devnet.url,
+    DATABASE_URL: pg.url,
+    REDIS_URL: TEST_REDIS_URL!,
+    // A channel of its own, so suites sharing the Redis server do not hear each other.
+    REDIS_PREFIX: `test-${randomBytes(4).toString('hex')}`,
+    DATA_DIR: dataDir,
+  }
+  instances = [await startServiceProcess(env), await startServiceProcess(env)]
+})
+after(async () => {
+  await Promise.all(instances.map((i) => i.stop()))
+  await pg?.drop()
+  await devnet?.close()
+  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+})
+
+test('a burn finished by one instance reaches the stream clients of the other, through Redis', { skip }, async () => {
+  const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]]
+  const listener = await openStream(`${b.url}/api/events`)
+  await listener.waitFor((e) => e.event === 'stats')
+  const agent = await createAgent(a.url, devnet.url, 5)
+  await agent.buyTokens('1')
+  const { burnTxHash, devTxHash } = await agent.burn()
+  const response = await postJson(`${a.url}/api/generate`, { burnTxHash, devTxHash, burnerAddress: agent.address, image: await portraitBase64() })
+  assert.equal(response.status, 200, JSON.stringify(response.body))
+  const burn = await listener.waitFor((e) => e.event === 'burn' && e.data.txHash === burnTxHash)
+  assert.equal(burn.data.tokenId, response.body.tokenId)
+  assert.match(burn.id!, /^\d+$/)
+  await listener.close()
+})

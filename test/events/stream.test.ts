@@ -1,0 +1,57 @@
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { startTestDevnet } from '../support/devnet.ts'
+import { startTestApp, type TestApp } from '../support/app.ts'
+import { openStream } from '../support/sse.ts'
+import { publishEvent } from '../../src/events/publish-event.ts'
+
+let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+let app: TestApp
+before(async () => {
+  devnet = await startTestDevnet()
+  app = await startTestApp({ rpcUrl: devnet.url, env: { SSE_LIFETIME_MS: '2500', SSE_HEARTBEAT_MS: '400' } })
+})
+after(async () => {
+  await app?.stop()
+  await devnet?.close()
+})
+
+const burn = async (n: number) => (await publishEvent(app.ctx, 'burn', { txHash: `0x${String(n).padStart(64, '0')}`, tokenId: String(n) }))!
+
+test('a client gets connected, stats, live burns with ids, heartbeats, and a close at the end of its lifetime', async () => {
+  const stream = await openStream(`${app.url}/api/events`)
+  assert.equal(stream.response.status, 200)
+  assert.match(stream.response.headers.get('content-type')!, /^text\/event-stream/)
+  assert.equal(stream.response.headers.get('cache-control'), 'no-cache, no-transform')
+  await stream.waitFor((e) => e.event === 'stats')
+  const published = await burn(1)
+  const received = await stream.waitFor((e) => e.event === 'burn')
+  assert.equal(received.id, published.id)
+  assert.equal(received.data.tokenId, '1')
+  await stream.waitFor((e) => e.event === 'heartbeat')
+  const close = await stream.waitFor((e) => e.event === 'close', 5000)
+  assert.equal(close.data.reconnect, true)
+  await stream.done
+  assert.equal(stream.ended, true, 'the server ended the stream')
+  const kinds = stream.events.map((e) => e.event)
+  assert.equal(stream.events[0]!.retry, 3000, 'a retry hint comes first')
+  assert.deepEqual(kinds.slice(1, 3), ['connected', 'stats'])
+  assert.equal(kinds.at(-1), 'close')
+  assert.ok(kinds.filter((k) => k === 'heartbeat').length >= 3, 'heartbeats keep the stream alive')
+})
+
+test('a client that reconnects with Last-Event-ID receives what it missed, in order, once', async () => {
+  const first = await openStream(`${app.url}/api/events`)
+  const seen = await burn(10)
+  await first.waitFor((e) => e.id === seen.id)
+  await first.close()
+  const missed = [await burn(11), await burn(12), await burn(13)]
+  const second = await openStream(`${app.url}/api/events`, { 'last-event-id': seen.id })
+  const last = await second.waitFor((e) => e.id === missed.at(-1)!.id)
+  assert.ok(last)
+  const burns = second.events.filter((e) => e.event === 'burn').map((e) => e.id)
+  assert.deepEqual(burns, missed.map((e) => e.id))
+  const live = await burn(14)
+  await second.waitFor((e) => e.id === live.id)
+  await second.close()
+})

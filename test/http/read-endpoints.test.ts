@@ -1,0 +1,169 @@
+import { test, describe } from 'node:test'
+import assert from 'node:assert/strict'
+import { getAddress } from 'viem'
+import { useDevnetApp } from '../support/devnet-app.ts'
+import { getJson } from '../support/app.ts'
+
+const fixture = useDevnetApp()
+
+const isErrorBody = (body: any, code: string) => {
+  assert.equal(body.error.code, code)
+  assert.equal(typeof body.error.message, 'string')
+  assert.ok(body.error.message.length > 10, 'the message is a sentence for a human')
+}
+
+describe('GET /api/stats', () => {
+  test('reports the real supply of the token in whole tokens', async () => {
+    const { status, body, headers } = await getJson(`${fixture.app.url}/api/stats`)
+    assert.equal(status, 200)
+    assert.equal(body.totalSupply, 1_000_000_000)
+    assert.equal(typeof body.tokensBurned, 'number')
+    assert.equal(body.circulatingSupply, body.totalSupply - body.tokensBurned)
+    assert.equal(body.totalBurns, 0)
+    assert.match(headers.get('cache-control')!, /max-age=\d+/)
+  })
+})
+
+describe('GET /api/price', () => {
+  test('prices the token from the pool and costs a burn', async () => {
+    const { status, body } = await getJson(`${fixture.app.url}/api/price`)
+    assert.equal(status, 200)
+    assert.ok(body.price.coinPerEth > 1000, `coinPerEth ${body.price.coinPerEth}`)
+    assert.ok(Math.abs(body.price.ethPerCoin * body.price.coinPerEth - 1) < 1e-9)
+    assert.match(body.price.ethPerMillionCoin, /^\d+(\.\d+)?$/)
+    assert.equal(body.burnCost.tokensRequired, 225000)
+    assert.equal(body.burnCost.infraFeeUsdm, 1)
+    assert.ok(Math.abs(body.burnCost.estimatedEth - body.price.ethPerCoin * 225000) < 1e-9)
+    assert.equal(body.token.address, fixture.devnet.info.contracts.token)
+    assert.equal(body.pool.address, fixture.devnet.info.contracts.pool)
+    assert.ok(!Number.isNaN(Date.parse(body.timestamp)))
+    assert.deepEqual(body.chain, { name: 'MegaETH', chainId: 4326, rpc: fixture.devnet.url })
+  })
+})
+
+describe('GET /api/wallet', () => {
+  test('the demo holder can burn', async () => {
+    const holder = fixture.devnet.info.accounts.demoHolder
+    const { status, body } = await getJson(`${fixture.app.url}/api/wallet?address=${holder.toLowerCase()}`)
+    assert.equal(status, 200)
+    assert.equal(body.address, getAddress(holder), 'addresses come back checksummed')
+    assert.equal(body.balances.coin, 1_000_000)
+    assert.equal(body.balances.coinWei, (1_000_000n * 10n ** 18n).toString())
+    assert.equal(body.balances.looksmaxxedNFTs, 0)
+    assert.match(body.balances.eth, /^\d+(\.\d+)?$/)
+    assert.deepEqual(
+      { canBurn: body.burnEligibility.canBurn, tokensNeeded: body.burnEligibility.tokensNeeded, burnRequirement: body.burnEligibility.burnRequirement },
+      { canBurn: true, tokensNeeded: 0, burnRequirement: 225000 },
+    )
+    assert.deepEqual(body.earlyAccess, { instantAccess: false, referralPath: true, eligible: true })
+  })
+
+  test('an agent without tokens needs the whole burn', async () => {
+    const agent = fixture.devnet.info.accounts.agents[0]
+    const { body } = await getJson(`${fixture.app.url}/api/wallet?address=${agent}`)
+    assert.equal(body.burnEligibility.canBurn, false)
+    assert.equal(body.burnEligibility.tokensNeeded, 225000)
+    assert.equal(body.earlyAccess.eligible, false)
+  })
+
+  for (const bad of ['0x123', 'not-an-address', '0xZZ3456789012345678901234567890123456789a', '']) {
+    test(`400 INVALID_ADDRESS for ${JSON.stringify(bad)}`, async () => {
+      const { status, body } = await getJson(`${fixture.app.url}/api/wallet?address=${encodeURIComponent(bad)}`)
+      assert.equal(status, 400)
+      isErrorBody(body, 'INVALID_ADDRESS')
+      assert.equal(body.error.details.field, 'address')
+    })
+  }
+
+  test('400 when the address is missing', async () => {
+    const { status, body } = await getJson(`${fixture.app.url}/api/wallet`)
+    assert.equal(status, 400)
+    assert.equal(body.error.details.field, 'address')
+  })
+})
+
+describe('GET /api/bridge', () => {
+  test('lists bridges and the chain tokens', async () => {
+    const { status, body } = await getJson(`${fixture.app.url}/api/bridge`)
+    assert.equal(status, 200)
+    assert.equal(body.chain.chainId, 4326)
+    assert.equal(body.chain.rpc, fixture.devnet.url)
+    assert.ok(body.bridges.some((b: any) => b.type === 'canonical'))
+    assert.ok(body.bridges.some((b: any) => b.type === 'aggregator'))
+    for (const key of ['megachad', 'weth', 'usdm']) assert.equal(body.tokens[key].decimals, 18)
+    assert.equal(body.tokens.megachad.address, fixture.devnet.info.contracts.token)
+    assert.equal(body.tokens.weth.address, getAddress('0x4200000000000000000000000000000000000006'))
+    assert.deepEqual(Object.keys(body.flow), ['step1', 'step2', 'step3', 'step4'])
+  })
+})
+
+describe('GET /api/x402/quote', () => {
+  test('without ethAmount: swap venue, addresses and burn requirements', async () => {
+    const { status, body } = await getJson(`${fixture.app.url}/api/x402/quote`)
+    assert.equal(status, 200)
+    assert.equal(body.dex.swapRouter, fixture.devnet.info.contracts.swapRouter)
+    assert.equal(body.dex.quoter, fixture.devnet.info.contracts.quoterV2)
+    assert.equal(body.dex.feeTier, 10000)
+    assert.equal(body.burnRequirements.totalAmount, (225_000n * 10n ** 18n).toString())
+    assert.equal(body.burnRequirements.trenFundWallet, fixture.devnet.info.accounts.fundWallet)
+  })
+
+  test('ETH decimal and the same amount in wei give the same quote', async () => {
+    const a = await getJson(`${fixture.app.url}/api/x402/quote?ethAmount=0.5`)
+    const b = await getJson(`${fixture.app.url}/api/x402/quote?ethAmount=500000000000000000`)
+    assert.equal(a.status, 200)
+    assert.deepEqual(a.body.quote, b.body.quote)
+    assert.equal(a.body.quote.ethInWei, '500000000000000000')
+    assert.equal(a.body.swap.value, '500000000000000000')
+    assert.equal(a.body.swap.functionName, 'exactInputSingle')
+    assert.equal(a.body.swap.params.recipient, '<YOUR_ADDRESS>')
+    const out = BigInt(a.body.quote.coinOutWei)
+    assert.equal(BigInt(a.body.swap.params.amountOutMinimum), (out * 98n) / 100n, '2% slippage')
+    assert.equal(a.body.quote.burnRequirement, 225000)
+    assert.equal(a.body.quote.hasEnoughForBurn, out >= 225_000n * 10n ** 18n)
+  })
+
+  for (const bad of ['abc', '-1', '0', '0.0', '1e18', '0.0000000000000000001', '1,5']) {
+    test(`400 INVALID_AMOUNT for ethAmount=${bad}`, async () => {
+      const { status, body } = await getJson(`${fixture.app.url}/api/x402/quote?ethAmount=${encodeURIComponent(bad)}`)
+      assert.equal(status, 400)
+      isErrorBody(body, 'INVALID_AMOUNT')
+    })
+  }
+})
+
+describe('GET /.well-known/service-protocol.json', () => {
+  test('lists every deployed contract with its address and key functions', async () => {
+    const { status, body } = await getJson(`${fixture.app.url}/.well-known/service-protocol.json`)
+    assert.equal(status, 200)
+    for (const [name, address] of Object.entries(fixture.devnet.info.contracts)) {
+      assert.equal(body.contracts[name]?.address, address, name)
+      assert.ok(body.contracts[name].keyFunctions.length > 0, `${name} has key functions`)
+    }
+    assert.equal(body.constants.fundWallet, fixture.devnet.info.accounts.fundWallet)
+    assert.equal(body.constants.facilitator, fixture.devnet.info.accounts.facilitator)
+    assert.ok(body.agentEndpoints.some((e: any) => e.path === '/api/x402/quote'))
+  })
+})
+
+describe('conventions', () => {
+  test('an unknown path gets the JSON error body', async () => {
+    const { status, body } = await getJson(`${fixture.app.url}/api/nope`)
+    assert.equal(status, 404)
+    isErrorBody(body, 'NOT_FOUND')
+  })
+
+  test('a known path with the wrong method gets 405', async () => {
+    const { status, body } = await getJson(`${fixture.app.url}/api/price`, { method: 'POST' })
+    assert.equal(status, 405)
+    isErrorBody(body, 'METHOD_NOT_ALLOWED')
+  })
+
+  test('a conditional GET with the ETag gets 304', async () => {
+    const first = await fetch(`${fixture.app.url}/api/bridge`)
+    const etag = first.headers.get('etag')!
+    assert.ok(etag)
+    const second = await fetch(`${fixture.app.url}/api/bridge`, { headers: { 'if-none-match': etag } })
+    assert.equal(second.status, 304)
+  })
+})

@@ -1,0 +1,111 @@
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { createWalletClient, erc20Abi, http, parseAbi } from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
+import { pino } from 'pino'
+import { startTestDevnet } from '../support/devnet.ts'
+import { MNEMONIC } from '../support/agent.ts'
+import { openDb, type Db } from '../../src/store/db.ts'
+import { createChain, createViemChain } from '../../src/chain/clients.ts'
+import { createIndexer } from '../../src/indexer/indexer.ts'
+import { createMemoryBus } from '../../src/adapters/bus/memory.ts'
+
+const E18 = 10n ** 18n
+const DEAD = '0x000000000000000000000000000000000000dEaD'
+let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+let db: Db
+
+before(async () => {
+  devnet = await startTestDevnet()
+  db = await openDb({})
+})
+after(async () => {
+  await db?.close()
+  await devnet?.close()
+})
+
+const rpc = async (method: string, params: unknown[] = []) => {
+  const response = await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  return ((await response.json()) as { result: unknown }).result
+}
+
+function indexer(options: { pageSize?: number; confirmations?: number } = {}) {
+  const chain = createChain({
+    rpcUrl: devnet.url, publicRpcUrl: devnet.url, explorerUrl: 'https://megaexplorer.xyz',
+    contracts: devnet.info.contracts, fundWallet: devnet.info.accounts.fundWallet, facilitator: devnet.info.accounts.facilitator,
+  })
+  return createIndexer({
+    db, chain, bus: createMemoryBus(), log: pino({ level: 'silent' }), startBlock: 0n, confirmations: options.confirmations ?? 0,
+    pollMs: 60_000, pageSize: options.pageSize ?? 7, gatewayUrl: (cid) => cid,
+  })
+}
+
+const holder = () => createWalletClient({ chain: createViemChain(devnet.url, 'https://x', devnet.info.contracts.multicall3), transport: http(devnet.url), account: mnemonicToAccount(MNEMONIC, { addressIndex: 4 }) })
+async function burnLeg(to: `0x${string}`, tokens: bigint) {
+  const hash = await holder().writeContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'transfer', args: [to, tokens * E18] })
+  await rpc('eth_getTransactionReceipt', [hash])
+  return hash.toLowerCase()
+}
+const legs = async () => (await db.query<{ tx_hash: string; leg: string; value: string }>('SELECT tx_hash, leg, value FROM token_burns ORDER BY block_number, log_index')).rows
+const cursorBlock = async () => Number((await db.query<{ block_number: string }>('SELECT block_number FROM indexer_cursor')).rows[0]!.block_number)
+
+test('indexes burn legs and NFT mints in pages, and resumes from its cursor after a restart', async () => {
+  const first = await burnLeg(DEAD, 112_500n)
+  const second = await burnLeg(devnet.info.accounts.fundWallet, 112_500n)
+  const nftAbi = parseAbi(['function mint(address,string) returns (uint256)'])
+  const minter = createWalletClient({ chain: createViemChain(devnet.url, 'https://x', devnet.info.contracts.multicall3), transport: http(devnet.url), account: mnemonicToAccount(MNEMONIC, { addressIndex: 0 }) })
+  await minter.writeContract({ address: devnet.info.contracts.nft, abi: nftAbi, functionName: 'mint', args: [devnet.info.accounts.agents[0]!, 'ipfs://x'] })
+
+  const head = Number(await rpc('eth_blockNumber'))
+  const reached = await indexer({ pageSize: 7 }).sync()
+  assert.equal(Number(reached), head)
+  assert.deepEqual((await legs()).map((l) => [l.tx_hash, l.leg]), [[first, 'dead'], [second, 'fund']])
+  const owners = (await db.query<{ owner: string }>('SELECT owner FROM nft_owners')).rows
+  assert.deepEqual(owners.map((o) => o.owner.toLowerCase()), [devnet.info.accounts.agents[0]!.toLowerCase()])
+
+  // A new process picks up where the last one stopped: only the new block is read.
+  const third = await burnLeg(DEAD, 1n)
+  const restarted = indexer({ pageSize: 7 })
+  await restarted.sync()
+  assert.deepEqual((await legs()).map((l) => l.tx_hash), [first, second, third])
+  assert.equal(await cursorBlock(), Number(await rpc('eth_blockNumber')))
+})
+
+test('stays the confirmation depth behind the head', async () => {
+  for (let i = 0; i < 5; i++) await burnLeg(DEAD, 2n)
+  const head = Number(await rpc('eth_blockNumber'))
+  await indexer({ confirmations: 3 }).sync()
+  assert.equal(await cursorBlock(), head - 3)
+  await indexer().sync()
+})
+
+test('survives a reorg: rolled-back transfers disappear, the new branch is indexed', async () => {
+  const snapshot = await rpc('evm_snapshot')
+  const orphan = await burnLeg(DEAD, 7n)
+  await burnLeg(DEAD, 8n)
+  await indexer().sync()
+  assert.ok((await legs()).some((l) => l.tx_hash === orphan))
+
+  await rpc('evm_revert', [snapshot])
+  // The new branch: different transactions at the same heights.
+  const replacement = await burnLeg(devnet.info.accounts.fundWallet, 9n)
+  await burnLeg(devnet.info.accounts.fundWallet, 10n)
+  await burnLeg(devnet.info.accounts.fundWallet, 11n)
+  await indexer().sync()
+  const now = await legs()
+  assert.ok(!now.some((l) => l.tx_hash === orphan), 'the orphaned burn is gone')
+  assert.ok(now.some((l) => l.tx_hash === replacement && l.leg === 'fund'), 'the new branch is indexed')
+  assert.equal(await cursorBlock(), Number(await rpc('eth_blockNumber')))
+  const values = now.map((l) => BigInt(l.value) / E18)
+  assert.ok(!values.includes(7n) && !values.includes(8n))
+})
+
+test('instances sharing a database take turns: one lease holder at a time, taken over when it lapses', async () => {
+  const { acquireLease } = await import('../../src/indexer/lease.ts')
+  assert.equal(await acquireLease(db, 'test-lease', 'a', 60_000), true)
+  assert.equal(await acquireLease(db, 'test-lease', 'b', 60_000), false, 'b waits while a holds it')
+  assert.equal(await acquireLease(db, 'test-lease', 'a', 60_000), true, 'a renews')
+  assert.equal(await acquireLease(db, 'test-lease-2', 'c', 1), true)
+  await new Promise((r) => setTimeout(r, 20))
+  assert.equal(await acquireLease(db, 'test-lease-2', 'd', 60_000), true, 'an expired lease is taken over')
+})

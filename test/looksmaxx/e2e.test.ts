@@ -1,0 +1,155 @@
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { startTestDevnet } from '../support/devnet.ts'
+import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
+import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
+import { computeCid } from '../../src/adapters/ipfs/cid.ts'
+
+let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+let app: TestApp
+let agent: Agent
+let image: string
+const E18 = 10n ** 18n
+
+before(async () => {
+  devnet = await startTestDevnet()
+  app = await startTestApp({ rpcUrl: devnet.url })
+  agent = await createAgent(app.url, devnet.url, 5)
+  image = await portraitBase64()
+})
+after(async () => {
+  await app?.stop()
+  await devnet?.close()
+})
+
+test('an agent buys tokens, burns, pays 1 USDm with x402 and receives its portrait NFT', async () => {
+  await agent.buyTokens('1')
+  assert.ok((await agent.coinBalance()) >= 225_000n * E18, 'the swap bought enough tokens')
+  const { burnTxHash, devTxHash } = await agent.burn()
+
+  const required = await getJson(`${app.url}/api/x402/looksmaxx`)
+  assert.equal(required.status, 402)
+  assert.equal(required.headers.get('x-payment-required'), 'true')
+  assert.equal(required.headers.get('x-402-version'), '1')
+  const [requirements] = required.body.accepts
+  assert.equal(requirements.network, 'megaeth')
+  assert.equal(requirements.asset, devnet.info.contracts.usdmForwarder)
+  assert.equal(requirements.payTo, devnet.info.accounts.facilitator)
+  assert.equal(requirements.maxAmountRequired, '1000000000000000000')
+  assert.equal(required.body.burnRequirements.trenFundWallet, devnet.info.accounts.fundWallet)
+  assert.deepEqual(Object.keys(required.body.instructions), ['step1', 'step2', 'step3', 'step4'])
+
+  const usdmBefore = await agent.usdmBalance()
+  const paymentPayload = await agent.signPayment(requirements)
+  const { status, body, headers } = await postJson(`${app.url}/api/x402/looksmaxx`, {
+    burnTxHash,
+    devTxHash,
+    burnerAddress: agent.address,
+    image,
+    imageType: 'image/jpeg',
+    paymentPayload,
+  })
+  assert.equal(status, 200, JSON.stringify(body))
+  assert.equal(body.success, true)
+  assert.equal(body.source, 'x402-agent')
+  assert.equal(body.burnTxHash, burnTxHash)
+  assert.equal(body.devTxHash, devTxHash)
+  assert.match(body.tokenId, /^\d+$/)
+  assert.equal(body.ipfsUrl, `${app.url}/ipfs/${body.ipfsCid}`)
+  assert.equal(body.imageUrl, body.ipfsUrl)
+
+  // On chain: the NFT is the agent's, and exactly 1 USDm left its wallet.
+  assert.equal(await agent.ownerOf(BigInt(body.tokenId)), agent.address)
+  assert.equal(usdmBefore - (await agent.usdmBalance()), E18)
+  const settlement = JSON.parse(Buffer.from(headers.get('x-payment-response')!, 'base64').toString())
+  assert.equal(settlement.success, true)
+  assert.match(settlement.transaction, /^0x[0-9a-f]{64}$/)
+
+  // The bytes served at the CID hash to that CID, and they are a 1024² PNG.
+  const served = new Uint8Array(await (await fetch(body.ipfsUrl)).arrayBuffer())
+  assert.equal(await computeCid(served), body.ipfsCid)
+  assert.deepEqual([...served.subarray(1, 4)], [0x50, 0x4e, 0x47])
+
+  // Status and metadata tell the same story.
+  const statusView = await getJson(`${app.url}/api/x402/looksmaxx/${devTxHash}`)
+  assert.equal(statusView.body.status, 'minted')
+  assert.deepEqual(statusView.body.steps.map((s: any) => s.step), ['claimed', 'settled', 'generated', 'pinned', 'minted'])
+  assert.equal(statusView.body.result.tokenId, body.tokenId)
+  const metadata = await getJson(`${app.url}/api/metadata/${body.tokenId}`)
+  assert.equal(metadata.status, 200)
+  assert.equal(metadata.body.image, `ipfs://${body.ipfsCid}`)
+  assert.ok(metadata.body.attributes.some((a: any) => a.trait_type === 'Burn Tx' && a.value === burnTxHash))
+  const tokenUri = await agent.publicClient.readContract({
+    address: devnet.info.contracts.nft,
+    abi: [{ type: 'function', name: 'tokenURI', stateMutability: 'view', inputs: [{ type: 'uint256' }], outputs: [{ type: 'string' }] }],
+    functionName: 'tokenURI',
+    args: [BigInt(body.tokenId)],
+  })
+  assert.match(tokenUri, /^ipfs:\/\//)
+
+  // Stats count the portrait.
+  app.ctx.cache.clear()
+  assert.equal((await getJson(`${app.url}/api/stats`)).body.totalBurns, 1)
+
+  // A replay of either hash is 409 with the status link, and consumes nothing.
+  for (const replay of [{ burnTxHash, devTxHash }, { burnTxHash: devTxHash, devTxHash: burnTxHash }]) {
+    const again = await postJson(`${app.url}/api/x402/looksmaxx`, {
+      ...replay,
+      burnerAddress: agent.address,
+      image,
+      paymentPayload: await agent.signPayment(requirements),
+    })
+    assert.equal(again.status, 409)
+    assert.equal(again.body.error.code, 'BURN_ALREADY_USED')
+    assert.equal(again.body.error.details.statusUrl, `${app.url}/api/x402/looksmaxx/${burnTxHash}`)
+  }
+  assert.equal(usdmBefore - (await agent.usdmBalance()), E18, 'replays did not charge')
+  assert.equal(await agent.nftBalance(), 1n)
+})
+
+test('metadata of a token that does not exist is 404', async () => {
+  for (const id of ['999999', 'PLACEHOLDER']) {
+    const { status, body } = await getJson(`${app.url}/api/metadata/${id}`)
+    assert.equal(status, 404)
+    assert.equal(body.error.code, 'NOT_FOUND')
+  }
+})
+
+test('the plan for a wallet without tokens is swap, burn, fund transfer, submit', async () => {
+  const fresh = await createAgent(app.url, devnet.url, 9)
+  const { status, body } = await getJson(`${app.url}/api/agent/looksmaxx?wallet=${fresh.address}`)
+  assert.equal(status, 200)
+  assert.deepEqual(body.steps.map((s: any) => [s.step, s.action, s.skip]), [[1, 'swap', false], [2, 'burn', false], [3, 'tren_fund', false], [4, 'submit', false]])
+  assert.equal(body.currentState.tokensNeeded, 225000)
+  // Sending the plan's transactions as they are gets the wallet ready to submit.
+  for (const step of body.steps.slice(0, 3)) {
+    await fresh.send({ to: step.transaction.to, data: step.transaction.data, value: BigInt(step.transaction.value) })
+  }
+  const after = await getJson(`${app.url}/api/agent/looksmaxx?wallet=${fresh.address}`)
+  assert.ok(after.body.currentState.coinBalance >= 0)
+  assert.equal(body.steps[3].postRequest.url, `${app.url}/api/x402/looksmaxx`)
+  const holder = await getJson(`${app.url}/api/agent/looksmaxx?wallet=${devnet.info.accounts.demoHolder}`)
+  assert.equal(holder.body.steps[0].skip, true)
+  assert.match(holder.body.steps[0].skipReason, /already holds/)
+  const bad = await getJson(`${app.url}/api/agent/looksmaxx?wallet=0x12`)
+  assert.equal(bad.status, 400)
+  assert.equal(bad.body.error.code, 'INVALID_ADDRESS')
+})
+
+test('POST /api/generate redeems a burn without the fee, and shares the replay protection', async () => {
+  const burner = await createAgent(app.url, devnet.url, 6)
+  await burner.buyTokens('1')
+  const { burnTxHash, devTxHash } = await burner.burn()
+  const usdm = await burner.usdmBalance()
+  const { status, body } = await postJson(`${app.url}/api/generate`, { burnTxHash, devTxHash, burnerAddress: burner.address, image })
+  assert.equal(status, 200, JSON.stringify(body))
+  assert.equal(body.source, 'burn-to-create')
+  assert.equal(await burner.ownerOf(BigInt(body.tokenId)), burner.address)
+  assert.equal(await burner.usdmBalance(), usdm, 'no fee on this path')
+  const paid = await postJson(`${app.url}/api/x402/looksmaxx`, {
+    burnTxHash, devTxHash, burnerAddress: burner.address, image,
+    paymentPayload: await burner.signPayment((await getJson(`${app.url}/api/x402/looksmaxx`)).body.accepts[0]),
+  })
+  assert.equal(paid.status, 409, 'the same burn cannot be redeemed again on the paid path')
+  assert.equal(await burner.usdmBalance(), usdm)
+})

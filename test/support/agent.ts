@@ -1,0 +1,115 @@
+import { createPublicClient, createWalletClient, erc20Abi, http, parseAbi, type Chain } from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
+import { randomBytes } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import sharp from 'sharp'
+import { createViemChain } from '../../src/chain/clients.ts'
+import { getJson } from './app.ts'
+
+export const MNEMONIC = 'test test test test test test test test test test test junk'
+const E18 = 10n ** 18n
+const DEAD = '0x000000000000000000000000000000000000dEaD'
+const nftAbi = parseAbi(['function ownerOf(uint256) view returns (address)', 'function balanceOf(address) view returns (uint256)', 'function tokenURI(uint256) view returns (string)'])
+
+/**
+ * A devnet agent that does what a real one does with viem: buys tokens with the quote's
+ * swap, burns with two transfers, and signs the x402 payment from the 402 requirements.
+ */
+export async function createAgent(appUrl: string, rpcUrl: string, index: number) {
+  const chain: Chain = createViemChain(rpcUrl, 'https://megaexplorer.xyz', '0xcA11bde05977b3631167028862bE2a173976CA11')
+  const account = mnemonicToAccount(MNEMONIC, { addressIndex: index })
+  const publicClient = createPublicClient({ chain, transport: http(rpcUrl) })
+  const wallet = createWalletClient({ chain, transport: http(rpcUrl), account })
+  const protocol = (await getJson(`${appUrl}/.well-known/service-protocol.json`)).body
+  const contracts = Object.fromEntries(Object.entries(protocol.contracts).map(([k, v]: [string, any]) => [k, v.address])) as Record<string, `0x${string}`>
+  const fund = protocol.constants.fundWallet as `0x${string}`
+
+  async function send(tx: { to: `0x${string}`; data?: `0x${string}`; value?: bigint }) {
+    const hash = await wallet.sendTransaction(tx)
+    const receipt = await publicClient.waitForTransactionReceipt({ hash })
+    if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`)
+    return hash
+  }
+
+  const balanceOf = (token: `0x${string}`, owner: `0x${string}` = account.address) =>
+    publicClient.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+
+  return {
+    account,
+    address: account.address,
+    publicClient,
+    contracts,
+    fund,
+    send,
+    balanceOf,
+    coinBalance: () => balanceOf(contracts.token!),
+    usdmBalance: () => balanceOf(contracts.usdm!),
+    nftBalance: () => publicClient.readContract({ address: contracts.nft!, abi: nftAbi, functionName: 'balanceOf', args: [account.address] }),
+    ownerOf: (tokenId: bigint) => publicClient.readContract({ address: contracts.nft!, abi: nftAbi, functionName: 'ownerOf', args: [tokenId] }),
+    /** Buys tokens through the quote endpoint's ready swap. */
+    async buyTokens(ethAmount: string) {
+      const { body } = await getJson(`${appUrl}/api/x402/quote?ethAmount=${ethAmount}&recipient=${account.address}`)
+      return send({ to: body.swap.router, data: body.swap.data, value: BigInt(body.swap.value) })
+    },
+    /** The two burn transfers: 112,500 to the dead address, 112,500 to the fund wallet. */
+    async burn(): Promise<{ burnTxHash: `0x${string}`; devTxHash: `0x${string}` }> {
+      const transfer = (to: `0x${string}`) =>
+        wallet.writeContract({ address: contracts.token!, abi: erc20Abi, functionName: 'transfer', args: [to, 112_500n * E18] })
+      const burnTxHash = await transfer(DEAD)
+      await publicClient.waitForTransactionReceipt({ hash: burnTxHash })
+      const devTxHash = await transfer(fund)
+      await publicClient.waitForTransactionReceipt({ hash: devTxHash })
+      return { burnTxHash, devTxHash }
+    },
+    /** Signs an EIP-3009 authorization for the first requirement of a 402 body. */
+    async signPayment(requirements: any, overrides: Partial<{ value: bigint; to: `0x${string}`; validBefore: bigint; nonce: `0x${string}` }> = {}) {
+      const now = BigInt(Math.floor(Date.now() / 1000))
+      const authorization = {
+        from: account.address,
+        to: overrides.to ?? (requirements.payTo as `0x${string}`),
+        value: overrides.value ?? BigInt(requirements.maxAmountRequired),
+        validAfter: now - 600n,
+        validBefore: overrides.validBefore ?? now + BigInt(requirements.maxTimeoutSeconds),
+        nonce: overrides.nonce ?? (`0x${randomBytes(32).toString('hex')}` as `0x${string}`),
+      }
+      const signature = await account.signTypedData({
+        domain: { name: requirements.extra.name, version: requirements.extra.version, chainId: 4326, verifyingContract: requirements.asset },
+        types: {
+          TransferWithAuthorization: [
+            { name: 'from', type: 'address' },
+            { name: 'to', type: 'address' },
+            { name: 'value', type: 'uint256' },
+            { name: 'validAfter', type: 'uint256' },
+            { name: 'validBefore', type: 'uint256' },
+            { name: 'nonce', type: 'bytes32' },
+          ],
+        },
+        primaryType: 'TransferWithAuthorization',
+        message: authorization,
+      })
+      return {
+        x402Version: 1,
+        scheme: 'exact',
+        network: 'megaeth',
+        payload: {
+          signature,
+          authorization: Object.fromEntries(Object.entries(authorization).map(([k, v]) => [k, String(v)])),
+        },
+      }
+    },
+  }
+}
+
+export type Agent = Awaited<ReturnType<typeof createAgent>>
+
+const require = createRequire(import.meta.url)
+
+/** A real photo with faces (shipped in an npm package), as a ~1024 px JPEG in base64. */
+export async function portraitBase64(): Promise<string> {
+  const dir = path.dirname(require.resolve('@vladmandic/face-api/package.json'))
+  const photo = await readFile(path.join(dir, 'demo', 'sample1.jpg'))
+  const jpeg = await sharp(photo).resize(1024, 1024, { fit: 'inside' }).jpeg({ quality: 85 }).toBuffer()
+  return jpeg.toString('base64')
+}

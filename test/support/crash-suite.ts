@@ -1,0 +1,77 @@
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { startTestDevnet } from './devnet.ts'
+import { getJson, postJson } from './app.ts'
+import { createAgent, portraitBase64 } from './agent.ts'
+import { startServiceProcess } from './service-process.ts'
+import { createTestDatabase } from './postgres.ts'
+
+const E18 = 10n ** 18n
+
+/**
+ * The service is killed (SIGKILL) at a point of the saga, started again, and must finish
+ * the owed portrait with exactly one settlement and one mint.
+ */
+export function crashSuite(database: 'pglite' | 'postgres') {
+  let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+  let dataDir: string
+  let pg: Awaited<ReturnType<typeof createTestDatabase>> | undefined
+  let image: string
+  const env = () => ({
+    RPC_URL: devnet.url,
+    DATA_DIR: dataDir,
+    RETRY_BASE_MS: '100',
+    WORKER_POLL_MS: '100',
+    LEASE_MS: '1500',
+    ...(pg ? { DATABASE_URL: pg.url } : {}),
+  })
+
+  before(async () => {
+    devnet = await startTestDevnet()
+    dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-crash-'))
+    pg = database === 'postgres' ? await createTestDatabase() : undefined
+    image = await portraitBase64()
+  })
+  after(async () => {
+    await devnet?.close()
+    await pg?.drop()
+    await rm(dataDir, { recursive: true, force: true })
+  })
+
+  for (const [point, agentIndex] of [['after_settlement', 5], ['after_mint_broadcast', 6]] as const) {
+    test(`killed ${point.replaceAll('_', ' ')}, restarted, it finishes with one settlement and one mint`, async () => {
+      const crashing = await startServiceProcess({ ...env(), FAULT_CRASH_AT: point })
+      const agent = await createAgent(crashing.url, devnet.url, agentIndex)
+      await agent.buyTokens('1')
+      const { burnTxHash, devTxHash } = await agent.burn()
+      const requirements = (await getJson(`${crashing.url}/api/x402/looksmaxx`)).body.accepts[0]
+      const usdm = await agent.usdmBalance()
+      const body = { burnTxHash, devTxHash, burnerAddress: agent.address, image, paymentPayload: await agent.signPayment(requirements) }
+      await assert.rejects(postJson(`${crashing.url}/api/x402/looksmaxx`, body), 'the process died mid-request')
+      assert.equal(await crashing.exited, null, 'killed by a signal')
+
+      const restarted = await startServiceProcess(env())
+      try {
+        let status: any
+        for (let i = 0; i < 150; i++) {
+          status = (await getJson(`${restarted.url}/api/x402/looksmaxx/${burnTxHash}`)).body
+          if (status.status === 'minted') break
+          await new Promise((resolve) => setTimeout(resolve, 200))
+        }
+        assert.equal(status.status, 'minted', JSON.stringify(status))
+        assert.equal(usdm - (await agent.usdmBalance()), E18, 'exactly one settlement')
+        assert.equal(await agent.nftBalance(), 1n, 'exactly one mint')
+        assert.equal(await agent.ownerOf(BigInt(status.result.tokenId)), agent.address)
+        assert.equal(status.steps.filter((s: any) => s.step === 'settled').length, 1)
+        // Submitting again after the restart is a replay, not a second portrait.
+        const replay = await postJson(`${restarted.url}/api/x402/looksmaxx`, body)
+        assert.equal(replay.status, 409)
+      } finally {
+        await restarted.stop()
+      }
+    })
+  }
+}

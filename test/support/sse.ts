@@ -1,0 +1,65 @@
+export type SseEvent = { id?: string; event: string; data: any; retry?: number }
+
+/** Reads a text/event-stream response into events as they arrive. */
+export async function openStream(url: string, headers: Record<string, string> = {}) {
+  const controller = new AbortController()
+  const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal })
+  const events: SseEvent[] = []
+  const waiters: Array<() => void> = []
+  let ended = false
+  const done = (async () => {
+    const decoder = new TextDecoder()
+    let buffer = ''
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true })
+        let split
+        while ((split = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, split)
+          buffer = buffer.slice(split + 2)
+          const event: SseEvent = { event: 'message', data: undefined }
+          for (const line of block.split('\n')) {
+            const [field, ...rest] = line.split(': ')
+            const value = rest.join(': ')
+            if (field === 'id') event.id = value
+            else if (field === 'event') event.event = value
+            else if (field === 'data') event.data = JSON.parse(value)
+            else if (field === 'retry') event.retry = Number(value)
+          }
+          events.push(event)
+          waiters.splice(0).forEach((w) => w())
+        }
+      }
+    } catch {
+      // aborted
+    } finally {
+      ended = true
+      waiters.splice(0).forEach((w) => w())
+    }
+  })()
+  return {
+    response,
+    events,
+    get ended() {
+      return ended
+    },
+    /** Resolves with the first event matching, waiting up to `timeoutMs`. */
+    async waitFor(match: (e: SseEvent) => boolean, timeoutMs = 10_000): Promise<SseEvent> {
+      const deadline = Date.now() + timeoutMs
+      for (;;) {
+        const found = events.find(match)
+        if (found) return found
+        if (ended || Date.now() > deadline) throw new Error(`no matching event; got ${JSON.stringify(events.map((e) => e.event))}`)
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve)
+          setTimeout(resolve, 100)
+        })
+      }
+    },
+    close() {
+      controller.abort()
+      return done
+    },
+    done,
+  }
+}
