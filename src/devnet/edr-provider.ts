@@ -7,6 +7,7 @@ import { DEVNET_BALANCE_WEI, devnetAccounts } from './accounts.ts'
 
 export const DEVNET_CHAIN_ID = 4326n
 const HARDFORK = 'osaka'
+const BLOCK_GAS_LIMIT = 60_000_000n
 
 let context: Promise<EdrContext> | undefined
 
@@ -48,8 +49,8 @@ export async function createEdrProvider(): Promise<Provider> {
       hardfork: HARDFORK,
       initialBaseFeePerGas: 1_000_000_000n,
       minGasPrice: 0n,
-      mining: { autoMine: true, blockGasLimit: 60_000_000n, memPool: { order: MineOrdering.Priority } },
-      network: { genesisBlockGasLimit: 60_000_000n },
+      mining: { autoMine: true, blockGasLimit: BLOCK_GAS_LIMIT, memPool: { order: MineOrdering.Priority } },
+      network: { genesisBlockGasLimit: BLOCK_GAS_LIMIT },
       networkId: DEVNET_CHAIN_ID,
       observability: {},
       ownedAccounts: accounts.map((a) => a.privateKey),
@@ -62,13 +63,29 @@ export async function createEdrProvider(): Promise<Provider> {
 }
 
 /**
+ * Blocks share a timestamp within a second, and some contracts cost more in the first
+ * transaction of a new timestamp (a Uniswap V3 swap writes its oracle observation then, about
+ * 20k gas). An estimate taken in the same second as the previous swap and mined in the next
+ * one runs out of gas, and viem sends the bare estimate. The margin covers that, as wallets'
+ * own margins do on real chains; unused gas is refunded.
+ */
+export const ESTIMATE_MARGIN_PERCENT = 30n
+
+function withEstimateMargin(result: unknown): unknown {
+  if (typeof result !== 'string' || !/^0x[0-9a-f]+$/i.test(result)) return result
+  const padded = (BigInt(result) * (100n + ESTIMATE_MARGIN_PERCENT)) / 100n
+  return `0x${(padded < BLOCK_GAS_LIMIT ? padded : BLOCK_GAS_LIMIT).toString(16)}`
+}
+
+/**
  * One JSON-RPC call on the provider, with EDR's revert errors reshaped like geth's
- * (`code 3`, `execution reverted…`, `data`), which is what clients such as viem decode.
+ * (`code 3`, `execution reverted…`, `data`), which is what clients such as viem decode,
+ * and gas estimates given the margin above.
  */
 export async function callProvider(provider: Provider, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: JsonRpcError }> {
   const response = await provider.handleRequest(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))
   const body = (typeof response.data === 'string' ? JSON.parse(response.data) : response.data) as { result?: unknown; error?: JsonRpcError }
-  if (!body.error) return { result: body.result }
+  if (!body.error) return { result: method === 'eth_estimateGas' ? withEstimateMargin(body.result) : body.result }
   const error = body.error
   const revert = error.data as { data?: string; reason?: unknown } | undefined
   if (error.code === -32000 && /revert/i.test(error.message) && revert && typeof revert === 'object' && 'data' in revert) {

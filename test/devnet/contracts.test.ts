@@ -89,6 +89,29 @@ describe('DEX', () => {
     const move = Number(spotBefore - spotAfter) / Number(spotBefore)
     assert.ok(move > 0 && move < 0.05, `price moved ${(move * 100).toFixed(2)}%`)
   })
+
+  test('a swap estimated in the second of the previous swap still succeeds when mined in the next second', async () => {
+    // Without headroom in eth_estimateGas this runs out of gas: the pool writes its oracle
+    // observation only in the first swap of a new block timestamp.
+    const { weth, token, swapRouter } = devnet.info.contracts
+    const args = (i: number) => [{ tokenIn: weth, tokenOut: token, fee: 10000, recipient: account(i).address, amountIn: parseEther('0.5'), amountOutMinimum: 0n, sqrtPriceLimitX96: 0n }]
+    const request = (i: number) => ({ account: account(i), address: swapRouter, abi: swapRouter02Abi, functionName: 'exactInputSingle', args: args(i), value: parseEther('0.5') }) as const
+    const startOfNextSecond = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 10))
+    for (let attempt = 0; ; attempt++) {
+      await startOfNextSecond()
+      const first = await client.waitForTransactionReceipt({ hash: await wallet(7).writeContract({ ...request(7), gas: 2_000_000n } as never) })
+      const gas = await client.estimateContractGas(request(5) as never)
+      const sameSecond = BigInt(Math.floor(Date.now() / 1000)) === (await client.getBlock({ blockNumber: first.blockNumber })).timestamp
+      if (!sameSecond) {
+        assert.ok(attempt < 5, 'could not estimate within the second of the previous swap')
+        continue
+      }
+      await startOfNextSecond()
+      const hash = await wallet(5).writeContract({ ...request(5), gas } as never)
+      assert.equal((await client.waitForTransactionReceipt({ hash })).status, 'success')
+      return
+    }
+  })
 })
 
 describe('USDm forwarder (EIP-3009)', () => {
