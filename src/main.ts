@@ -1,48 +1,113 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { loadConfig, ConfigError } from './config/load.ts'
+import { loadConfig, ConfigError, type Config } from './config/load.ts'
 import { createApp } from './app.ts'
 
-/** Waits until the devnet answers devnet_info, or gives up. */
-async function waitForDevnet(rpcUrl: string, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    try {
-      const response = await fetch(rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'devnet_info', params: [] }),
-        signal: AbortSignal.timeout(1_000),
-      })
-      const body = (await response.json()) as { result?: unknown }
-      if (body.result) return true
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
+/** What `devnet_info` answers, as far as this file cares. */
+type DevnetHandle = { bootId: string }
+
+/** Asks the devnet at rpcUrl who it is; undefined when nothing (or something else) answers. */
+async function devnetInfo(rpcUrl: string): Promise<DevnetHandle | undefined> {
+  try {
+    const response = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'devnet_info', params: [] }),
+      signal: AbortSignal.timeout(1_000),
+    })
+    const body = (await response.json()) as { result?: { bootId?: unknown } }
+    return typeof body.result?.bootId === 'string' ? { bootId: body.result.bootId } : undefined
+  } catch {
+    return undefined
   }
-  return false
+}
+
+/** Waits until the devnet answers devnet_info, or gives up. */
+async function waitForDevnet(rpcUrl: string, timeoutMs: number, alive: () => boolean = () => true): Promise<DevnetHandle | undefined> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const info = await devnetInfo(rpcUrl)
+    if (info || Date.now() >= deadline || !alive()) return info
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
 }
 
 /**
- * Embedded mode runs the devnet in a process of its own, so the service can be killed and
- * restarted while the chain keeps its state; a running devnet is reused.
+ * The devnet `npm start` started, recorded in DATA_DIR so that a later `npm start` (which
+ * reuses the running devnet) can still stop it on Ctrl-C. The boot ID guards against a stale
+ * file: the PID is only signalled while the devnet it names is the one answering on the port.
  */
-async function ensureDevnet(port: number): Promise<ChildProcess | undefined> {
-  const rpcUrl = `http://127.0.0.1:${port}`
-  if (await waitForDevnet(rpcUrl, 300)) return undefined
-  const entry = fileURLToPath(new URL('./devnet/main.ts', import.meta.url))
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { stdio: 'inherit', env: process.env })
-  if (!(await waitForDevnet(rpcUrl, 120_000))) {
-    child.kill()
-    throw new Error(`The devnet did not come up on ${rpcUrl}.`)
+type DevnetRecord = { pid: number; port: number; bootId: string }
+
+function devnetRecordPath(config: Config): string {
+  return path.join(config.DATA_DIR, 'devnet.json')
+}
+
+function readDevnetRecord(config: Config): DevnetRecord | undefined {
+  try {
+    const record = JSON.parse(readFileSync(devnetRecordPath(config), 'utf8')) as Partial<DevnetRecord>
+    if (typeof record.pid === 'number' && typeof record.port === 'number' && typeof record.bootId === 'string') {
+      return record as DevnetRecord
+    }
+  } catch {
+    // no record
   }
-  return child
+  return undefined
+}
+
+/**
+ * Embedded mode runs the devnet in a process of its own (its own process group, detached),
+ * so the service can be stopped and restarted while the chain keeps its state; a running
+ * devnet is reused. Its output goes to DATA_DIR/devnet.log.
+ */
+async function ensureDevnet(config: Config): Promise<{ rpcUrl: string; started: boolean; log: string; bootId: string }> {
+  const rpcUrl = `http://127.0.0.1:${config.DEVNET_RPC_PORT}`
+  const logFile = path.join(config.DATA_DIR, 'devnet.log')
+  const running = await devnetInfo(rpcUrl)
+  if (running) return { rpcUrl, started: false, log: logFile, bootId: running.bootId }
+  mkdirSync(config.DATA_DIR, { recursive: true })
+  const entry = fileURLToPath(new URL('./devnet/main.ts', import.meta.url))
+  const out = openSync(logFile, 'a')
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    detached: true,
+    stdio: ['ignore', out, out],
+    env: { ...process.env, DEVNET_RPC_PORT: String(config.DEVNET_RPC_PORT) },
+  })
+  closeSync(out)
+  child.unref()
+  const info = await waitForDevnet(rpcUrl, 120_000, () => child.exitCode === null && child.signalCode === null)
+  if (!info) {
+    if (child.exitCode === null) child.kill('SIGTERM')
+    throw new Error(`The devnet did not come up on ${rpcUrl}; see ${logFile}.`)
+  }
+  const record: DevnetRecord = { pid: child.pid!, port: config.DEVNET_RPC_PORT, bootId: info.bootId }
+  writeFileSync(devnetRecordPath(config), `${JSON.stringify(record)}\n`)
+  return { rpcUrl, started: true, log: logFile, bootId: info.bootId }
+}
+
+/** Stops the devnet a `npm start` started (this one or an earlier one), if it still runs. */
+async function stopDevnet(config: Config): Promise<boolean> {
+  const record = readDevnetRecord(config)
+  if (!record || record.port !== config.DEVNET_RPC_PORT) return false
+  const rpcUrl = `http://127.0.0.1:${record.port}`
+  const answering = await devnetInfo(rpcUrl)
+  if (answering?.bootId !== record.bootId) return false
+  try {
+    process.kill(record.pid, 'SIGTERM')
+  } catch {
+    return false
+  }
+  const deadline = Date.now() + 10_000
+  while (Date.now() < deadline && (await devnetInfo(rpcUrl))) await new Promise((resolve) => setTimeout(resolve, 100))
+  rmSync(devnetRecordPath(config), { force: true })
+  return true
 }
 
 async function main() {
   const started = Date.now()
-  let config
+  let config: Config
   try {
     config = loadConfig()
   } catch (error) {
@@ -52,8 +117,18 @@ async function main() {
     }
     throw error
   }
-  const devnet = config.RPC_URL ? undefined : await ensureDevnet(config.DEVNET_RPC_PORT)
-  const app = await createApp(config)
+  const devnet = config.RPC_URL ? undefined : await ensureDevnet(config)
+  let app
+  try {
+    app = await createApp(config)
+  } catch (error) {
+    // Rules that span several variables (or the chain behind RPC_URL) are checked here.
+    if (error instanceof ConfigError) {
+      console.error(`Invalid configuration:\n  ${error.message}`)
+      process.exit(78)
+    }
+    throw error
+  }
   const url = await app.listen()
   app.ctx.log.info(
     {
@@ -62,16 +137,23 @@ async function main() {
       openapi: `${url}/.well-known/openapi.json`,
       mcp: `${url}/api/mcp`,
       readyMs: Date.now() - started,
+      ...(devnet ? { devnet: { started: devnet.started, log: devnet.log } } : {}),
     },
-    `service ready at ${url} (chain ${app.ctx.chain.info.chainId} at ${app.ctx.chain.info.rpc})`,
+    `service ready at ${url} (chain ${app.ctx.chain.info.chainId} at ${app.ctx.chain.info.rpc}); ` +
+      `OpenAPI ${url}/.well-known/openapi.json, MCP ${url}/api/mcp`,
   )
   let stopping = false
-  const stop = async (signal: string) => {
+  // SIGTERM (a supervisor restarting the service) stops the service only: the devnet keeps its
+  // chain state for the next start. SIGINT (Ctrl-C: the user quits) stops the devnet too.
+  const stop = async (signal: 'SIGINT' | 'SIGTERM') => {
     if (stopping) return
     stopping = true
     app.ctx.log.info({ signal }, 'stopping')
     await app.close().catch((error) => app.ctx.log.error({ err: error }, 'error while stopping'))
-    devnet?.kill('SIGTERM')
+    if (devnet && signal === 'SIGINT') {
+      const stopped = await stopDevnet(config).catch(() => false)
+      if (stopped) app.ctx.log.info({ rpc: devnet.rpcUrl }, 'devnet stopped')
+    }
     process.exit(0)
   }
   process.on('SIGINT', () => void stop('SIGINT'))
