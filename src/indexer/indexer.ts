@@ -7,6 +7,7 @@ import type { Db, Queryable } from '../store/db.ts'
 import type { EventBus } from '../adapters/bus/port.ts'
 import { decodeIndexedLogs } from './decode-logs.ts'
 import { publishEvent } from '../events/publish-event.ts'
+import { burnEventKey, burnEventOfForeignMint, burnEventOfPortrait, classifyMint } from '../events/burn-event.ts'
 import { rpcFailed } from '../chain/upstream-error.ts'
 
 const CURSOR = 'main'
@@ -155,15 +156,16 @@ export function createIndexer(options: IndexerOptions): Indexer {
       await tx.query('DELETE FROM indexed_blocks WHERE number < $1', [(to - BigInt(KEEP_BLOCKS)).toString()])
       await saveCursor(tx, to, blocks.get(to)!.hash!)
     })
-    // Mints this service did not make (another deployment, a script) still reach the stream.
-    if (mints.length) {
-      const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM nft_owners')
-      await publishEvent(options, 'stats', { totalMinted: Number(rows[0]!.n), indexedBlock: to.toString() }).catch((error) => log.warn({ err: error }, 'could not publish stats'))
-    }
+    // Every mint reaches the stream once, deduplicated by token ID with the pipeline's own
+    // report: the indexer covers a pipeline that died between recording a mint and announcing it.
     for (const mint of mints) {
-      await publishEvent(options, 'burn', { tokenId: mint.tokenId.toString(), burner: mint.to, txHash: mint.txHash, timestamp: time(mint.blockNumber).toISOString() }, `burn:${mint.tokenId}`).catch(
-        (error) => log.warn({ err: error }, 'could not publish an indexed mint'),
-      )
+      const at = time(mint.blockNumber)
+      const seen = await classifyMint(db, { txHash: mint.txHash, tokenId: mint.tokenId })
+      if (seen.kind === 'pending') continue
+      const data = seen.kind === 'recorded'
+        ? burnEventOfPortrait(seen.portrait, options.gatewayUrl)
+        : burnEventOfForeignMint({ txHash: mint.txHash, to: mint.to, tokenId: mint.tokenId, at })
+      await publishEvent(options, 'burn', data, burnEventKey(mint.tokenId)).catch((error) => log.warn({ err: error }, 'could not publish an indexed mint'))
     }
   }
 

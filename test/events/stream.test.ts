@@ -38,6 +38,9 @@ test('a client gets connected, stats, live burns with ids, heartbeats, and a clo
   assert.deepEqual(kinds.slice(1, 3), ['connected', 'stats'])
   assert.equal(kinds.at(-1), 'close')
   assert.ok(kinds.filter((k) => k === 'heartbeat').length >= 3, 'heartbeats keep the stream alive')
+  for (const event of stream.events.slice(1)) assert.ok(event.id, `the ${event.event} event has an id`)
+  const afterBurn = stream.events.slice(stream.events.indexOf(received) + 1)
+  assert.ok(afterBurn.every((e) => e.id === published.id), 'heartbeats and close carry the position: the last event delivered')
 })
 
 test('a client that reconnects with Last-Event-ID receives what it missed, in order, once', async () => {

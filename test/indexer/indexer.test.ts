@@ -9,6 +9,8 @@ import { openDb, type Db } from '../../src/store/db.ts'
 import { createChain, createViemChain } from '../../src/chain/clients.ts'
 import { createIndexer } from '../../src/indexer/indexer.ts'
 import { createMemoryBus } from '../../src/adapters/bus/memory.ts'
+import type { EventBus } from '../../src/adapters/bus/port.ts'
+import { startRpcProxy } from '../support/rpc-proxy.ts'
 
 const E18 = 10n ** 18n
 const DEAD = '0x000000000000000000000000000000000000dEaD'
@@ -29,13 +31,13 @@ const rpc = async (method: string, params: unknown[] = []) => {
   return ((await response.json()) as { result: unknown }).result
 }
 
-function indexer(options: { pageSize?: number; confirmations?: number } = {}) {
+function indexer(options: { pageSize?: number; confirmations?: number; rpcUrl?: string; bus?: EventBus } = {}) {
   const chain = createChain({
-    rpcUrl: devnet.url, publicRpcUrl: devnet.url, explorerUrl: 'https://megaexplorer.xyz',
+    rpcUrl: options.rpcUrl ?? devnet.url, publicRpcUrl: devnet.url, explorerUrl: 'https://megaexplorer.xyz',
     contracts: devnet.info.contracts, fundWallet: devnet.info.accounts.fundWallet, facilitator: devnet.info.accounts.facilitator,
   })
   return createIndexer({
-    db, chain, bus: createMemoryBus(), log: pino({ level: 'silent' }), startBlock: 0n, confirmations: options.confirmations ?? 0,
+    db, chain, bus: options.bus ?? createMemoryBus(), log: pino({ level: 'silent' }), startBlock: 0n, confirmations: options.confirmations ?? 0,
     pollMs: 60_000, pageSize: options.pageSize ?? 7, gatewayUrl: (cid) => cid,
   })
 }
@@ -64,9 +66,16 @@ test('indexes burn legs and NFT mints in pages, and resumes from its cursor afte
   assert.deepEqual(owners.map((o) => o.owner.toLowerCase()), [devnet.info.accounts.agents[0]!.toLowerCase()])
 
   // A new process picks up where the last one stopped: only the new block is read.
+  const stoppedAt = await cursorBlock()
   const third = await burnLeg(DEAD, 1n)
-  const restarted = indexer({ pageSize: 7 })
-  await restarted.sync()
+  const proxy = await startRpcProxy(devnet.url)
+  try {
+    await indexer({ pageSize: 7, rpcUrl: proxy.url }).sync()
+    const ranges = proxy.calls().filter((c) => c.method === 'eth_getLogs').map((c) => [Number(c.params[0].fromBlock), Number(c.params[0].toBlock)])
+    assert.deepEqual(ranges, [[stoppedAt + 1, stoppedAt + 1]], 'one read, of the one new block')
+  } finally {
+    await proxy.close()
+  }
   assert.deepEqual((await legs()).map((l) => l.tx_hash), [first, second, third])
   assert.equal(await cursorBlock(), Number(await rpc('eth_blockNumber')))
 })
@@ -108,4 +117,66 @@ test('instances sharing a database take turns: one lease holder at a time, taken
   assert.equal(await acquireLease(db, 'test-lease-2', 'c', 1), true)
   await new Promise((r) => setTimeout(r, 20))
   assert.equal(await acquireLease(db, 'test-lease-2', 'd', 60_000), true, 'an expired lease is taken over')
+})
+
+test('an RPC that refuses large log ranges is read in halves until it answers', async () => {
+  const hashes = []
+  for (let i = 0; i < 9; i++) hashes.push(await burnLeg(DEAD, 3n))
+  const proxy = await startRpcProxy(devnet.url, { maxLogsRange: 3 })
+  try {
+    await indexer({ pageSize: 50, rpcUrl: proxy.url }).sync()
+    const answered = proxy.calls().filter((c) => c.method === 'eth_getLogs').map((c) => Number(c.params[0].toBlock) - Number(c.params[0].fromBlock) + 1)
+    assert.ok(answered.some((size) => size > 3), 'the first range asked was larger than the RPC allows')
+    assert.equal(await cursorBlock(), Number(await rpc('eth_blockNumber')))
+    const indexed = new Set((await legs()).map((l) => l.tx_hash))
+    assert.ok(hashes.every((h) => indexed.has(h)), 'every block of the refused ranges was indexed')
+  } finally {
+    await proxy.close()
+  }
+})
+
+test('each mint reaches the stream once, in the shape of the pipeline\'s burn event', async () => {
+  const nftAbi = parseAbi(['function mint(address,string) returns (uint256)', 'event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)'])
+  const account = mnemonicToAccount(MNEMONIC, { addressIndex: 0 })
+  const chain = createViemChain(devnet.url, 'https://x', devnet.info.contracts.multicall3)
+  const minter = createWalletClient({ chain, transport: http(devnet.url), account })
+  const mintTo = async (to: `0x${string}`) => {
+    const hash = await minter.writeContract({ address: devnet.info.contracts.nft, abi: nftAbi, functionName: 'mint', args: [to, 'ipfs://m'] })
+    const receipt = (await rpc('eth_getTransactionReceipt', [hash])) as { logs: Array<{ topics: string[] }> }
+    return { hash: hash.toLowerCase(), tokenId: BigInt(receipt.logs[0]!.topics[3]!) }
+  }
+  await indexer().sync()
+  const published: Array<{ type: string; data: any }> = []
+  const bus = createMemoryBus()
+  bus.subscribe((event) => published.push(event))
+
+  // Made elsewhere: only the chain's view, with the same keys.
+  const foreign = await mintTo(devnet.info.accounts.agents[1]!)
+  // The service's own mint, sent (stored in chain_txs) but not yet recorded by the pipeline.
+  const pending = await mintTo(devnet.info.accounts.agents[2]!)
+  await db.query(
+    `INSERT INTO chain_txs (sender, nonce, idempotency_key, to_address, data, raw_tx, tx_hash, status) VALUES ($1, $2, $3, $4, '0x', '0x', $5, 'broadcast')`,
+    [account.address, 900_001, `mint:test-${pending.tokenId}`, devnet.info.contracts.nft, pending.hash],
+  )
+  // The service's own mint, already recorded as a portrait.
+  const recorded = await mintTo(devnet.info.accounts.agents[3]!)
+  const burnTx = `0x${'ab'.repeat(32)}`
+  await db.query(
+    `INSERT INTO portraits (token_id, burner, burn_tx_hash, dev_tx_hash, burn_amount_wei, image_cid, metadata_cid, mint_tx_hash, source) VALUES ($1, $2, $3, $3, $4, 'bafyimage', 'bafymeta', $5, 'x402-agent')`,
+    [recorded.tokenId.toString(), devnet.info.accounts.agents[3]!, burnTx, (225_000n * E18).toString(), recorded.hash],
+  )
+
+  await indexer({ bus }).sync()
+  const burns = published.filter((e) => e.type === 'burn')
+  assert.deepEqual(burns.map((e) => e.data.tokenId), [foreign.tokenId.toString(), recorded.tokenId.toString()], 'the pending mint is left to the pipeline')
+  const keys = ['burner', 'cid', 'ipfsUrl', 'source', 'timestamp', 'tokenId', 'txHash']
+  for (const event of burns) assert.deepEqual(Object.keys(event.data).sort(), keys)
+  assert.deepEqual({ ...burns[0]!.data, timestamp: undefined }, { txHash: foreign.hash, burner: devnet.info.accounts.agents[1]!, tokenId: foreign.tokenId.toString(), cid: null, ipfsUrl: null, source: 'chain', timestamp: undefined })
+  assert.deepEqual({ ...burns[1]!.data, timestamp: undefined }, { txHash: burnTx, burner: devnet.info.accounts.agents[3]!, tokenId: recorded.tokenId.toString(), cid: 'bafyimage', ipfsUrl: 'bafyimage', source: 'x402-agent', timestamp: undefined })
+  assert.equal(published.filter((e) => e.type === 'stats').length, 0, 'stats events come from the pipeline, in its one shape')
+
+  // Indexing again (another instance, a restart) announces nothing twice.
+  await db.query('DELETE FROM indexer_cursor')
+  await indexer({ bus }).sync()
+  assert.equal(published.filter((e) => e.type === 'burn').length, 2)
 })

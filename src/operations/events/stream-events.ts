@@ -17,7 +17,7 @@ export const streamEvents = defineOperation({
   path: '/api/events',
   summary: 'Server-Sent Events stream of protocol activity: connected, stats, burn, heartbeat, close',
   description:
-    'text/event-stream. Every burn and stats event has an id; reconnect with Last-Event-ID (or ?lastEventId=) to receive what you missed (at most 500). The stream closes itself after 55 seconds with a close event; reconnect to continue (retry hint 3 s). Heartbeats every 15 s.',
+    'text/event-stream. Every event has an id (stored events their own, the others the stream position); reconnect with Last-Event-ID (or ?lastEventId=) to receive what you missed (at most 500). The stream closes itself after 55 seconds with a close event; reconnect to continue (retry hint 3 s). Heartbeats every 15 s.',
   tags: ['events'],
   input: z.object({ lastEventId: z.string().regex(/^\d+$/).optional().describe('Alternative to the Last-Event-ID header') }),
   output: z.object({}).describe('text/event-stream'),
@@ -41,19 +41,22 @@ export const streamEvents = defineOperation({
         const unsubscribe = ctx.bus.subscribe((event) => (caughtUp ? send(event) : live.push(event)))
         try {
           sink.write(`retry: ${RETRY_MS}\n\n`)
+          // Events that are not stored (connected, the first stats, heartbeat, close) carry the
+          // stream position as their id: reconnecting with it resumes exactly here.
+          const position = () => String(lastSent)
           const head = await lastEventId(ctx.db)
-          sink.write(frame('connected', { lifetimeMs: ctx.config.SSE_LIFETIME_MS, heartbeatMs: ctx.config.SSE_HEARTBEAT_MS, lastEventId: head }))
-          if (resumeFrom !== undefined && /^\d+$/.test(resumeFrom)) {
-            lastSent = BigInt(resumeFrom)
+          const resuming = resumeFrom !== undefined && /^\d+$/.test(resumeFrom)
+          lastSent = BigInt(resuming ? resumeFrom : head)
+          sink.write(frame('connected', { lifetimeMs: ctx.config.SSE_LIFETIME_MS, heartbeatMs: ctx.config.SSE_HEARTBEAT_MS, lastEventId: head }, position()))
+          if (resuming) {
             for (const event of await listEventsAfter(ctx.db, lastSent, MAX_REPLAY)) send(event)
           } else {
-            lastSent = BigInt(head)
-            sink.write(frame('stats', { totalBurns: await countPortraits(ctx.db) }))
+            sink.write(frame('stats', { totalBurns: await countPortraits(ctx.db) }, position()))
           }
           for (const event of live.splice(0)) send(event)
           caughtUp = true
 
-          const heartbeat = setInterval(() => sink.write(frame('heartbeat', { at: new Date().toISOString() })), ctx.config.SSE_HEARTBEAT_MS)
+          const heartbeat = setInterval(() => sink.write(frame('heartbeat', { at: new Date().toISOString() }, position())), ctx.config.SSE_HEARTBEAT_MS)
           let timer: NodeJS.Timeout | undefined
           const lifetime = new Promise<'lifetime'>((resolve) => {
             timer = setTimeout(() => resolve('lifetime'), ctx.config.SSE_LIFETIME_MS)
@@ -62,7 +65,7 @@ export const streamEvents = defineOperation({
           clearInterval(heartbeat)
           clearTimeout(timer)
           if (reason === 'lifetime') {
-            sink.write(frame('close', { reason: 'lifetime', reconnect: true, lastEventId: String(lastSent) }))
+            sink.write(frame('close', { reason: 'lifetime', reconnect: true, lastEventId: position() }, position()))
           }
         } finally {
           unsubscribe()
