@@ -24,6 +24,23 @@ async function devnetInfo(rpcUrl: string): Promise<DevnetHandle | undefined> {
   }
 }
 
+/** Whether the JSON-RPC endpoint at rpcUrl is the embedded devnet, another chain, or not answering. */
+async function probeRpc(rpcUrl: string): Promise<'devnet' | 'other' | 'down'> {
+  try {
+    const response = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'devnet_info', params: [] }),
+      signal: AbortSignal.timeout(5_000),
+    })
+    const body = (await response.json().catch(() => undefined)) as { result?: { bootId?: unknown }; error?: unknown } | undefined
+    if (typeof body?.result?.bootId === 'string') return 'devnet'
+    return body?.error || response.ok || response.status < 500 ? 'other' : 'down'
+  } catch {
+    return 'down'
+  }
+}
+
 /** Waits until the devnet answers devnet_info, or gives up. */
 async function waitForDevnet(rpcUrl: string, timeoutMs: number, alive: () => boolean = () => true): Promise<DevnetHandle | undefined> {
   const deadline = Date.now() + timeoutMs
@@ -116,6 +133,22 @@ async function main() {
       process.exit(78)
     }
     throw error
+  }
+  if (config.RPC_URL && !config.CONTRACTS_FILE) {
+    // Without a contract registry the addresses come from the devnet's devnet_info method.
+    const probe = await probeRpc(config.RPC_URL)
+    if (probe === 'other') {
+      console.error(
+        'Invalid configuration:\n  CONTRACTS_FILE: required when RPC_URL is not the embedded devnet ' +
+          '(the chain at RPC_URL has no devnet_info method to read the contract addresses from).',
+      )
+      process.exit(78)
+    }
+    if (probe === 'down') {
+      // Never print RPC_URL itself: it may carry a provider key.
+      console.error('The chain at RPC_URL did not answer a JSON-RPC request; start it or fix RPC_URL.')
+      process.exit(1)
+    }
   }
   const devnet = config.RPC_URL ? undefined : await ensureDevnet(config)
   let app

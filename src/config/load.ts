@@ -25,7 +25,7 @@ export function loadConfig(env: EnvInput | NodeJS.ProcessEnv = process.env): Con
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0])
       const secretish = /KEY|TOKEN|JWT|SECRET/.test(name)
-      const got = secretish ? '' : ` Got ${JSON.stringify(known[name])}.`
+      const got = secretish ? '' : known[name] === undefined ? ' It is unset.' : ` Got ${JSON.stringify(known[name])}.`
       return `${name}: ${issue.message}.${got}`
     })
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`)

@@ -19,6 +19,11 @@ const bool = z
  * Every environment variable the service reads, with the embedded-mode default. Unset
  * optional variables select the embedded implementation of their row in DESIGN.md.
  * The README's configuration table is generated from the `describe` texts (a test checks).
+ * Rules spanning several variables (a provider and its key, a real chain and its keys) are
+ * checked by the refinement at the end, so loadConfig rejects them naming the variable.
+ * RPC_URL without CONTRACTS_FILE is only valid against the embedded devnet; that needs the
+ * network, so `npm start` checks it before building the app (exit 78 naming CONTRACTS_FILE).
+ * No variable was added or renamed by these rules (README table unchanged).
  */
 export const envSchema = z.object({
   HOST: z.string().default('127.0.0.1').describe('Interface the HTTP service binds to.'),
@@ -91,7 +96,7 @@ export const envSchema = z.object({
     .describe('How long a process holds an owed submission without renewing; a crashed holder is replaced after it.'),
   WORKER_POLL_MS: positiveInt.default(500).describe('How often an idle worker looks for owed submissions.'),
   FAULT_CRASH_AT: z
-    .enum(['after_settlement', 'after_mint_broadcast'])
+    .enum(['before_settlement', 'after_settlement', 'after_mint_broadcast'])
     .optional()
     .describe('Test only: the process kills itself (SIGKILL) at this pipeline point, to prove crash recovery.'),
   SENDER_STUCK_MS: positiveInt
@@ -107,6 +112,24 @@ export const envSchema = z.object({
     .default(5)
     .describe('Server-side cache lifetime of chain reads (price, stats); 0 turns caching off.'),
   TRUST_PROXY: bool.default(false).describe('Trust X-Forwarded-For for client addresses.'),
+}).superRefine((env, ctx) => {
+  // Rules that span several variables: each issue names the variable that is missing.
+  const requires = (variable: keyof typeof env, when: string) =>
+    ctx.addIssue({ code: 'custom', path: [variable], message: `required when ${when}` })
+  if (env.IMAGE_PROVIDER === 'replicate' && !env.REPLICATE_API_TOKEN) requires('REPLICATE_API_TOKEN', 'IMAGE_PROVIDER=replicate')
+  if (env.IMAGE_PROVIDER === 'openai' && !env.OPENAI_API_KEY) requires('OPENAI_API_KEY', 'IMAGE_PROVIDER=openai')
+  if (env.IPFS_PROVIDER === 'pinata' && !env.PINATA_JWT) requires('PINATA_JWT', 'IPFS_PROVIDER=pinata')
+  if (env.IPFS_PROVIDER === 'kubo' && !env.KUBO_RPC_URL) requires('KUBO_RPC_URL', 'IPFS_PROVIDER=kubo')
+  // A contract registry means a real chain: the service's hot keys have no devnet default there
+  // (an external facilitator pays its own gas, so FACILITATOR_URL replaces its key).
+  if (env.CONTRACTS_FILE) {
+    if (!env.MINTER_PRIVATE_KEY) requires('MINTER_PRIVATE_KEY', 'CONTRACTS_FILE is set (a real chain)')
+    if (!env.RELAYER_PRIVATE_KEY) requires('RELAYER_PRIVATE_KEY', 'CONTRACTS_FILE is set (a real chain)')
+    if (!env.FACILITATOR_PRIVATE_KEY && !env.FACILITATOR_URL) {
+      requires('FACILITATOR_PRIVATE_KEY', 'CONTRACTS_FILE is set (a real chain) and FACILITATOR_URL is not')
+    }
+  }
+  if (env.CONTRACTS_FILE && !env.RPC_URL) requires('RPC_URL', 'CONTRACTS_FILE is set (its contracts live on that chain, not on the embedded devnet)')
 })
 
 export type Env = z.output<typeof envSchema>

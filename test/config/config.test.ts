@@ -40,3 +40,36 @@ test('secrets print as a placeholder', () => {
   assert.ok(!JSON.stringify(config).includes(key))
   assert.ok(!String(config.MINTER_PRIVATE_KEY).includes(key))
 })
+
+test('rules spanning several variables are rejected by loadConfig, naming the missing variable', () => {
+  const rejects = (env: Record<string, string>, variable: string, because: RegExp) =>
+    assert.throws(() => loadConfig(env), (error: unknown) => {
+      assert.ok(error instanceof ConfigError, `ConfigError for ${JSON.stringify(env)}`)
+      assert.match(error.message, new RegExp(`${variable}: required when`))
+      assert.match(error.message, because)
+      return true
+    })
+  rejects({ IMAGE_PROVIDER: 'replicate' }, 'REPLICATE_API_TOKEN', /IMAGE_PROVIDER=replicate/)
+  rejects({ IMAGE_PROVIDER: 'openai' }, 'OPENAI_API_KEY', /IMAGE_PROVIDER=openai/)
+  rejects({ IPFS_PROVIDER: 'pinata' }, 'PINATA_JWT', /IPFS_PROVIDER=pinata/)
+  rejects({ IPFS_PROVIDER: 'kubo' }, 'KUBO_RPC_URL', /IPFS_PROVIDER=kubo/)
+  const production = { RPC_URL: 'https://rpc.example', CONTRACTS_FILE: 'contracts.json' }
+  rejects(production, 'MINTER_PRIVATE_KEY', /CONTRACTS_FILE/)
+  rejects(production, 'RELAYER_PRIVATE_KEY', /CONTRACTS_FILE/)
+  rejects(production, 'FACILITATOR_PRIVATE_KEY', /FACILITATOR_URL/)
+  const keys = { MINTER_PRIVATE_KEY: `0x${'11'.repeat(32)}`, RELAYER_PRIVATE_KEY: `0x${'12'.repeat(32)}` }
+  rejects({ CONTRACTS_FILE: 'contracts.json', ...keys, FACILITATOR_URL: 'https://facilitator.example' }, 'RPC_URL', /CONTRACTS_FILE/)
+
+  // The same variables, complete, are accepted.
+  assert.equal(loadConfig({ IMAGE_PROVIDER: 'replicate', REPLICATE_API_TOKEN: 'r8_x' }).IMAGE_PROVIDER, 'replicate')
+  assert.equal(loadConfig({ IPFS_PROVIDER: 'kubo', KUBO_RPC_URL: 'http://127.0.0.1:5001' }).IPFS_PROVIDER, 'kubo')
+  assert.ok(loadConfig({ ...production, ...keys, FACILITATOR_URL: 'https://facilitator.example' }).CONTRACTS_FILE)
+  assert.ok(loadConfig({ ...production, ...keys, FACILITATOR_PRIVATE_KEY: `0x${'13'.repeat(32)}` }).CONTRACTS_FILE)
+  // A secret the rule asks for is never echoed, even when another rule fails.
+  const token = 'r8_secret_token_value'
+  assert.throws(() => loadConfig({ IMAGE_PROVIDER: 'replicate', REPLICATE_API_TOKEN: token, IPFS_PROVIDER: 'pinata' }), (error: unknown) => {
+    assert.match(String(error), /PINATA_JWT/)
+    assert.ok(!String(error).includes(token))
+    return true
+  })
+})

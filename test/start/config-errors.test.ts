@@ -1,0 +1,65 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { createServer } from 'node:http'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { freePort } from '../support/service-process.ts'
+
+const mainEntry = fileURLToPath(new URL('../../src/main.ts', import.meta.url))
+
+/** Runs `npm start` (src/main.ts) with env until it exits; returns its exit code and output. */
+async function startExpectingExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'b2c-config-errors-'))
+  const base = { ...process.env }
+  for (const key of ['RPC_URL', 'CONTRACTS_FILE', 'DATABASE_URL', 'REDIS_URL', 'IMAGE_PROVIDER', 'IPFS_PROVIDER']) delete base[key]
+  const child = spawn(process.execPath, ['--import', 'tsx', mainEntry], {
+    env: { ...base, HOST: '127.0.0.1', PORT: String(await freePort()), DEVNET_RPC_PORT: String(await freePort()), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (chunk) => (output += chunk))
+  child.stderr!.on('data', (chunk) => (output += chunk))
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)))
+  rmSync(dataDir, { recursive: true, force: true })
+  return { code, output }
+}
+
+const noStack = (output: string) => assert.doesNotMatch(output, /^\s+at /m, `no stack trace:\n${output}`)
+
+test('a provider without its key stops start-up with exit 78 and a message naming the variable, no stack', async () => {
+  const { code, output } = await startExpectingExit({ IMAGE_PROVIDER: 'replicate', RPC_URL: 'http://127.0.0.1:9' })
+  assert.equal(code, 78)
+  assert.match(output, /REPLICATE_API_TOKEN: required when IMAGE_PROVIDER=replicate/)
+  noStack(output)
+})
+
+test('RPC_URL without CONTRACTS_FILE against a chain that is not the devnet asks for CONTRACTS_FILE (exit 78, no stack)', async (t) => {
+  // A JSON-RPC server that is a chain, but not the embedded devnet: devnet_info is unknown.
+  const server = createServer((request, response) => {
+    let body = ''
+    request.on('data', (chunk) => (body += chunk))
+    request.on('end', () => {
+      const { id, method } = JSON.parse(body) as { id: number; method: string }
+      response.setHeader('content-type', 'application/json')
+      response.end(
+        JSON.stringify(
+          method === 'eth_chainId'
+            ? { jsonrpc: '2.0', id, result: '0x10e6' }
+            : { jsonrpc: '2.0', id, error: { code: -32601, message: `the method ${method} does not exist/is not available` } },
+        ),
+      )
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.after(() => server.close())
+  const { port } = server.address() as { port: number }
+  const rpcUrl = `http://127.0.0.1:${port}/v1/secret-provider-key`
+  const { code, output } = await startExpectingExit({ RPC_URL: rpcUrl })
+  assert.equal(code, 78)
+  assert.match(output, /CONTRACTS_FILE: required when RPC_URL is not the embedded devnet/)
+  assert.ok(!output.includes('secret-provider-key'), 'RPC_URL (which may carry a key) is not printed')
+  noStack(output)
+})
