@@ -173,12 +173,15 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       await Promise.all([minter.resume(), facilitatorSender.resume(), relayer.resume()]).catch((error) =>
         log.warn({ err: error }, 'could not re-broadcast stored transactions yet; the pipeline will retry'),
       )
+      // Each sender then owns its transactions until they are final (receipt, replacement).
+      for (const sender of [minter, facilitatorSender, relayer]) sender.start()
       worker.start()
       indexer.start()
       return baseUrl
     },
     async close() {
       await worker.stop()
+      await Promise.all([minter.stop(), facilitatorSender.stop(), relayer.stop()])
       await indexer.stop()
       await http.close()
       await bus.close()

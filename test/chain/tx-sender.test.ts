@@ -52,6 +52,48 @@ test('a transaction stuck past the timeout is replaced with a higher fee, same n
   }
 })
 
+test('a transaction that cannot be mined at its fee is replaced and its outcome recorded after its request gave up', async () => {
+  const db: Db = await openDb({})
+  const account = mnemonicToAccount(MNEMONIC, { addressIndex: 2 })
+  const sender = createTxSender({ db, chain: chainOf(), account, log: pino({ level: 'silent' }), stuckAfterMs: 1500, watchMs: 100 })
+  const startNonce = Number(await rpc('eth_getTransactionCount', [account.address, 'latest']))
+  await rpc('evm_setAutomine', [false])
+  sender.start()
+  try {
+    // The request gives up long before the transaction counts as stuck.
+    await assert.rejects(
+      sender.sendAndWait({ key: 'late:1', to: '0x000000000000000000000000000000000000bEEF', data: '0x', value: 1n }, { timeoutMs: 200 }),
+      (error: any) => error.code === 'UPSTREAM_FAILED',
+    )
+    const first = (await db.query<{ tx_hash: string; max_fee_per_gas: string }>("SELECT tx_hash, max_fee_per_gas FROM chain_txs WHERE idempotency_key = 'late:1'")).rows[0]!
+    const blockingBaseFee = 2n * BigInt(first.max_fee_per_gas)
+    // Every block now costs twice what the transaction offers: it cannot be mined as signed.
+    let record = await sender.find('late:1')
+    for (let i = 0; i < 150 && record?.status !== 'mined' && record?.status !== 'reverted'; i++) {
+      await rpc('hardhat_setNextBlockBaseFeePerGas', [`0x${blockingBaseFee.toString(16)}`])
+      await rpc('evm_mine')
+      await new Promise((r) => setTimeout(r, 100))
+      record = await sender.find('late:1')
+    }
+    assert.equal(record?.status, 'mined', 'the sender recorded a final state without any request waiting')
+    assert.notEqual(record!.txHash, first.tx_hash, 'a replacement, not the original, was mined')
+    assert.equal(record!.nonce, startNonce, 'same nonce')
+    const receipt = (await rpc('eth_getTransactionReceipt', [record!.txHash])) as { status: string; blockNumber: string; gasUsed: string; effectiveGasPrice: string }
+    assert.equal(receipt.status, '0x1')
+    assert.equal(record!.blockNumber, Number(receipt.blockNumber))
+    assert.equal(record!.gasUsed, BigInt(receipt.gasUsed).toString())
+    assert.ok(BigInt(receipt.effectiveGasPrice) >= blockingBaseFee, 'it paid more than the original could')
+    assert.equal(await rpc('eth_getTransactionReceipt', [first.tx_hash]), null, 'the original was never mined')
+    const attempts = (await db.query<{ tx_hash: string }>("SELECT tx_hash FROM chain_tx_attempts WHERE idempotency_key = 'late:1'")).rows
+    assert.ok(attempts.some((a) => a.tx_hash === record!.txHash))
+    assert.equal(Number(await rpc('eth_getTransactionCount', [account.address, 'latest'])), startNonce + 1, 'one nonce used')
+  } finally {
+    await sender.stop()
+    await rpc('evm_setAutomine', [true])
+    await db.close()
+  }
+})
+
 test('50 concurrent sends from two processes sharing PostgreSQL land with consecutive nonces; a crash in the middle resumes', { skip: TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set' }, async () => {
   const pg = await createTestDatabase()
   const script = fileURLToPath(new URL('../support/sender-process.ts', import.meta.url))

@@ -32,6 +32,15 @@ export type TxSender = {
   find(key: string): Promise<TxRecord | undefined>
   /** Re-broadcasts every stored transaction that has no receipt yet (after a restart). */
   resume(): Promise<void>
+  /**
+   * Starts watching every stored transaction of this key that has no final state yet,
+   * whether or not a request still waits for it: records its receipt once mined, re-sends it
+   * while no node holds it, and replaces it (same nonce, fees +25 %) once stuck past
+   * `stuckAfterMs`. Runs until `stop()`.
+   */
+  start(): void
+  /** Stops the watch loop (waits for the sweep under way). */
+  stop(): Promise<void>
 }
 
 type Row = {
@@ -61,9 +70,11 @@ const toRecord = (row: Row): TxRecord => ({
   gasUsed: row.gas_used,
 })
 
-export function createTxSender(deps: { db: Db; chain: Chain; account: LocalAccount; log: Logger; stuckAfterMs?: number }): TxSender {
+export function createTxSender(deps: { db: Db; chain: Chain; account: LocalAccount; log: Logger; stuckAfterMs?: number; watchMs?: number }): TxSender {
   const { db, chain, account, log } = deps
-  const options = { stuckAfterMs: deps.stuckAfterMs ?? 30_000 }
+  const options = { stuckAfterMs: deps.stuckAfterMs ?? 30_000, watchMs: deps.watchMs ?? 1000 }
+  // A request waits at least twice the stuck time by default, so it sees its replacement mined.
+  const defaultTimeoutMs = Math.max(30_000, 2 * options.stuckAfterMs)
   const client = chain.client
 
   async function findRow(key: string): Promise<Row | undefined> {
@@ -153,11 +164,17 @@ export function createTxSender(deps: { db: Db; chain: Chain; account: LocalAccou
     for (const stored of rows) await broadcast(stored, false).catch((error) => log.warn({ err: error, nonce: Number(stored.nonce) }, 'could not send a stored transaction yet'))
   }
 
-  /** Signs the same nonce again with fees raised by a quarter, stores it, broadcasts it. */
+  /**
+   * Signs the same nonce again with fees raised by a quarter (at least the current fees),
+   * stores it, broadcasts it. Only the version `row` describes is replaced: when another
+   * sweep or process replaced it (or it was mined) meanwhile, the stored row is returned.
+   */
   async function replace(row: Row): Promise<Row> {
     const bump = (v: bigint) => (v * 125n) / 100n + 1n
-    const maxFee = bump(BigInt(row.max_fee_per_gas!))
-    const priority = bump(BigInt(row.max_priority_fee_per_gas!))
+    const now = await currentFees().catch(() => ({ maxFeePerGas: 0n, maxPriorityFeePerGas: 0n }))
+    const max = (a: bigint, b: bigint) => (a > b ? a : b)
+    const priority = max(bump(BigInt(row.max_priority_fee_per_gas!)), now.maxPriorityFeePerGas)
+    const maxFee = max(max(bump(BigInt(row.max_fee_per_gas!)), now.maxFeePerGas), priority)
     const raw = await account.signTransaction({
       chainId: chain.info.chainId,
       type: 'eip1559',
@@ -170,63 +187,116 @@ export function createTxSender(deps: { db: Db; chain: Chain; account: LocalAccou
       maxPriorityFeePerGas: priority,
     })
     const hash = keccak256(raw)
-    const updated = await db.transaction(async (tx) => {
+    const outcome = await db.transaction(async (tx) => {
+      const current = (await tx.query<Row>('SELECT * FROM chain_txs WHERE idempotency_key = $1 FOR UPDATE', [row.idempotency_key])).rows[0]!
+      if (current.tx_hash !== row.tx_hash || (current.status !== 'signed' && current.status !== 'broadcast')) return { row: current, replaced: false }
       await tx.query('INSERT INTO chain_tx_attempts (tx_hash, idempotency_key, raw_tx, max_fee_per_gas) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [hash, row.idempotency_key, raw, maxFee.toString()])
       const { rows } = await tx.query<Row>(
         `UPDATE chain_txs SET raw_tx = $2, tx_hash = $3, max_fee_per_gas = $4, max_priority_fee_per_gas = $5, updated_at = now() WHERE idempotency_key = $1 RETURNING *`,
         [row.idempotency_key, raw, hash, maxFee.toString(), priority.toString()],
       )
-      return rows[0]!
+      return { row: rows[0]!, replaced: true }
     })
+    if (!outcome.replaced) return outcome.row
     log.warn({ nonce: Number(row.nonce), previous: row.tx_hash, replacement: hash }, 'transaction stuck: replaced with a higher fee')
-    await broadcast(updated)
-    return updated
+    lastTry.set(row.idempotency_key, Date.now())
+    await broadcast(outcome.row)
+    return outcome.row
   }
 
-  async function findReceipt(key: string): Promise<TransactionReceipt | undefined> {
-    const { rows } = await db.query<{ tx_hash: string }>('SELECT tx_hash FROM chain_tx_attempts WHERE idempotency_key = $1 ORDER BY created_at DESC', [key])
+  /** The receipt of whichever signed version was mined, and how long ago the newest was signed. */
+  async function findReceipt(key: string): Promise<{ receipt?: TransactionReceipt; signedAgoMs: number }> {
+    const { rows } = await db.query<{ tx_hash: string; age_ms: number | string }>(
+      'SELECT tx_hash, (extract(epoch FROM now() - created_at) * 1000)::float8 AS age_ms FROM chain_tx_attempts WHERE idempotency_key = $1 ORDER BY created_at DESC',
+      [key],
+    )
     for (const { tx_hash } of rows) {
       const receipt = await client.getTransactionReceipt({ hash: tx_hash as `0x${string}` }).catch((error: Error) => {
         if (error.name === 'TransactionReceiptNotFoundError') return undefined
         throw rpcFailed('reading a receipt', error)
       })
-      if (receipt) return receipt
+      if (receipt) return { receipt, signedAgoMs: Number(rows[0]!.age_ms) }
     }
-    return undefined
+    return { signedAgoMs: rows[0] ? Number(rows[0].age_ms) : 0 }
   }
 
-  async function waitMined(start: Row, timeoutMs: number): Promise<MinedTx> {
-    let row = start
-    let receipt: TransactionReceipt | undefined
-    let lastSent = Date.now()
-    let lastTry = Date.now()
-    // Poll the receipts directly, briefly at first: chains with fast blocks (and the devnet)
-    // usually have one at once. Any signed version of the transaction may be the one mined.
-    const deadline = Date.now() + timeoutMs
-    for (let delay = 25; ; delay = Math.min(delay * 2, 1000)) {
-      receipt = await findReceipt(row.idempotency_key)
-      if (receipt) break
-      if (Date.now() > deadline) throw rpcFailed('waiting for a receipt', new Error(`no receipt for ${row.tx_hash} after ${timeoutMs} ms`))
-      if (Date.now() - lastSent > options.stuckAfterMs) {
-        row = await replace(row).catch((error) => {
-          log.warn({ err: error }, 'could not replace a stuck transaction yet')
-          return row
-        })
-        lastSent = Date.now()
-      } else if (Date.now() - lastTry > 2000) {
-        // Not in a pool yet (the node refused it, e.g. behind a nonce gap): send it again.
-        lastTry = Date.now()
-        await broadcast(row).catch((error) => log.warn({ err: error }, 'could not send a stored transaction yet'))
-      }
-      await new Promise((resolve) => setTimeout(resolve, delay))
-    }
+  async function record(row: Row, receipt: TransactionReceipt): Promise<Row> {
+    lastTry.delete(row.idempotency_key)
     const status = receipt.status === 'success' ? 'mined' : 'reverted'
     const { rows } = await db.query<Row>(
       `UPDATE chain_txs SET status = $2, block_number = $3, gas_used = $4, tx_hash = $5, updated_at = now()
        WHERE idempotency_key = $1 RETURNING *`,
       [row.idempotency_key, status, Number(receipt.blockNumber), receipt.gasUsed.toString(), receipt.transactionHash],
     )
-    return { ...toRecord(rows[0]!), receipt }
+    return rows[0]!
+  }
+
+  /** When each key was last sent by this process (re-sends are spaced, not repeated each poll). */
+  const lastTry = new Map<string, number>()
+
+  /**
+   * One look at a transaction without a final state: its receipt is recorded when any signed
+   * version was mined; otherwise it is replaced when its newest version has waited past the
+   * stuck time, or sent again (a node may have dropped or refused it).
+   */
+  async function tend(row: Row): Promise<{ row: Row; receipt?: TransactionReceipt }> {
+    const { receipt, signedAgoMs } = await findReceipt(row.idempotency_key)
+    if (receipt) return { row: await record(row, receipt), receipt }
+    if (signedAgoMs > options.stuckAfterMs) {
+      const replaced = await replace(row).catch((error) => {
+        log.warn({ err: error, nonce: Number(row.nonce) }, 'could not replace a stuck transaction yet')
+        return row
+      })
+      return { row: replaced }
+    }
+    if (Date.now() - (lastTry.get(row.idempotency_key) ?? 0) > 2000) {
+      lastTry.set(row.idempotency_key, Date.now())
+      await broadcast(row).catch((error) => log.warn({ err: error, nonce: Number(row.nonce) }, 'could not send a stored transaction yet'))
+    }
+    return { row }
+  }
+
+  /** Keys a request of this process is waiting for (the watch loop leaves them to it). */
+  const waiting = new Map<string, number>()
+
+  async function waitMined(start: Row, timeoutMs: number): Promise<MinedTx> {
+    const key = start.idempotency_key
+    waiting.set(key, (waiting.get(key) ?? 0) + 1)
+    try {
+      let row = start
+      // Poll the receipts directly, briefly at first: chains with fast blocks (and the devnet)
+      // usually have one at once. Any signed version of the transaction may be the one mined.
+      // The replacement of a stuck transaction comes before the request's own deadline, and the
+      // watch loop goes on with it after the request gave up.
+      const deadline = Date.now() + timeoutMs
+      for (let delay = 25; ; delay = Math.min(delay * 2, 1000)) {
+        const looked = await tend(row)
+        if (looked.receipt) return { ...toRecord(looked.row), receipt: looked.receipt }
+        row = looked.row
+        if (Date.now() > deadline) throw rpcFailed('waiting for a receipt', new Error(`no receipt for ${row.tx_hash} after ${timeoutMs} ms`))
+        await new Promise((resolve) => setTimeout(resolve, delay))
+      }
+    } finally {
+      const left = (waiting.get(key) ?? 1) - 1
+      if (left > 0) waiting.set(key, left)
+      else waiting.delete(key)
+    }
+  }
+
+  let watching = false
+  let timer: NodeJS.Timeout | undefined
+  let sweeping: Promise<void> | undefined
+
+  async function sweep(): Promise<void> {
+    const { rows } = await db.query<Row>(
+      `SELECT * FROM chain_txs WHERE sender = $1 AND status IN ('signed', 'broadcast') ORDER BY nonce`,
+      [account.address],
+    )
+    for (const row of rows) {
+      if (!watching) return
+      if (waiting.has(row.idempotency_key)) continue
+      await tend(row).catch((error) => log.warn({ err: error, nonce: Number(row.nonce) }, 'could not look at a stored transaction yet'))
+    }
   }
 
   return {
@@ -235,14 +305,15 @@ export function createTxSender(deps: { db: Db; chain: Chain; account: LocalAccou
       const row = (await findRow(request.key)) ?? (await signAndStore(request))
       options.onStored?.()
       if (row.status === 'signed' || row.status === 'broadcast') {
-        const receipt = await findReceipt(row.idempotency_key).catch(() => undefined)
+        const { receipt } = await findReceipt(row.idempotency_key).catch(() => ({ receipt: undefined }))
         if (!receipt) {
+          lastTry.set(row.idempotency_key, Date.now())
           // A refused broadcast is not fatal: the wait below keeps sending until it lands.
           await broadcast(row).catch((error) => log.warn({ err: error, nonce: Number(row.nonce) }, 'broadcast refused; will retry'))
           options.onBroadcast?.()
         }
       }
-      return waitMined(row, options.timeoutMs ?? 30_000)
+      return waitMined(row, options.timeoutMs ?? defaultTimeoutMs)
     },
     async find(key) {
       const row = await findRow(key)
@@ -254,12 +325,31 @@ export function createTxSender(deps: { db: Db; chain: Chain; account: LocalAccou
         [account.address],
       )
       for (const row of rows) {
-        const receipt = await findReceipt(row.idempotency_key).catch(() => undefined)
-        if (!receipt) {
+        const { receipt } = await findReceipt(row.idempotency_key).catch(() => ({ receipt: undefined }))
+        if (receipt) await record(row, receipt)
+        else {
           log.info({ nonce: Number(row.nonce), txHash: row.tx_hash }, 're-broadcasting a stored transaction')
           await broadcast(row)
         }
       }
+    },
+    start() {
+      if (watching) return
+      watching = true
+      const tick = () => {
+        sweeping = sweep()
+          .catch((error) => log.warn({ err: error }, 'could not look at the stored transactions yet'))
+          .finally(() => {
+            sweeping = undefined
+            if (watching) timer = setTimeout(tick, options.watchMs)
+          })
+      }
+      tick()
+    },
+    async stop() {
+      watching = false
+      clearTimeout(timer)
+      await sweeping
     },
   }
 }
