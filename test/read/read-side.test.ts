@@ -169,13 +169,22 @@ describe('portal and manifests', () => {
 })
 
 describe('read costs', () => {
-  test('indexed and cached reads cost no RPC call', async () => {
+  test('uncached: indexed reads cost no RPC call and chain reads one round trip; cached: nothing', async (t) => {
     await app.ctx.indexer.stop()
-    for (const path of ['/api/gallery', '/api/chadboard', '/api/agent', '/api/agent/info', '/api/stats', '/api/price']) await getJson(`${app.url}${path}`)
-    const before = app.ctx.chain.rpcRequestCount()
-    for (const path of ['/api/gallery', '/api/gallery?limit=5', '/api/chadboard', '/api/agent', '/api/agent/info', '/api/stats', '/api/price', `/api/x402/looksmaxx/${minted[0]!.burnTxHash}`]) {
+    app.ctx.cache.clear()
+    const cost = async (path: string) => {
+      const before = app.ctx.chain.rpcRequestCount()
       assert.equal((await getJson(`${app.url}${path}`)).status, 200, path)
+      return app.ctx.chain.rpcRequestCount() - before
     }
-    assert.equal(app.ctx.chain.rpcRequestCount() - before, 0)
+    const indexed = ['/api/gallery', '/api/gallery?limit=5&offset=1', `/api/x402/looksmaxx/${minted[0]!.burnTxHash}`, '/api/agent']
+    const chainReads = ['/api/chadboard', '/api/agent/info', '/api/stats', '/api/price', `/api/identity/${minted[0]!.burner}`, `/api/portal/tokens?address=${minted[0]!.burner}`]
+    for (const path of indexed) assert.equal(await cost(path), 0, `${path} uncached`)
+    for (const path of chainReads) {
+      const calls = await cost(path)
+      t.diagnostic(`${path}: ${calls} RPC request(s) uncached`)
+      assert.ok(calls <= 1, `${path} uncached costs ${calls} RPC requests`)
+    }
+    for (const path of [...indexed, ...chainReads]) assert.equal(await cost(path), 0, `${path} cached`)
   })
 })

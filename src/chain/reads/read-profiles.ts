@@ -8,29 +8,23 @@ export type Profile = {
   reputation: { score: number | null; count: number }
 }
 
-/**
- * Name, profile and reputation of many addresses in one eth_call. Reputation is the feedback
- * each address gave the service's ERC-8004 agent (its summary value, as a number).
- */
-export async function readProfiles(chain: Chain, addresses: `0x${string}`[]): Promise<Map<string, Profile>> {
-  if (addresses.length === 0) return new Map()
+/** The calls that read name, profile and reputation of each address, for one Multicall3 batch. */
+export function profileCalls(chain: Chain, addresses: `0x${string}`[]) {
   const agentId = chain.agentId
-  let results
-  try {
-    results = await chain.client.multicall({
-      allowFailure: true,
-      contracts: addresses.flatMap((address) => [
-        { address: chain.contracts.names, abi: namesAbi, functionName: 'getName', args: [address] } as const,
-        { address: chain.contracts.names, abi: namesAbi, functionName: 'getProfile', args: [address] } as const,
-        ...(agentId !== undefined
-          ? [{ address: chain.contracts.reputationRegistry, abi: reputationRegistryAbi, functionName: 'getSummary', args: [agentId, [address], '', ''] } as const]
-          : []),
-      ]),
-    })
-  } catch (cause) {
-    throw rpcFailed('reading names and reputation', cause)
-  }
-  const stride = agentId !== undefined ? 3 : 2
+  return addresses.flatMap((address) => [
+    { address: chain.contracts.names, abi: namesAbi, functionName: 'getName', args: [address] } as const,
+    { address: chain.contracts.names, abi: namesAbi, functionName: 'getProfile', args: [address] } as const,
+    ...(agentId !== undefined
+      ? [{ address: chain.contracts.reputationRegistry, abi: reputationRegistryAbi, functionName: 'getSummary', args: [agentId, [address], '', ''] } as const]
+      : []),
+  ])
+}
+
+type CallResult = { status: 'success' | 'failure'; result?: unknown }
+
+/** Decodes the results of `profileCalls` (same chain, same addresses, same order). */
+export function decodeProfiles(chain: Chain, addresses: `0x${string}`[], results: readonly CallResult[]): Map<string, Profile> {
+  const stride = chain.agentId !== undefined ? 3 : 2
   return new Map(
     addresses.map((address, i) => {
       const [name, profile, summary] = results.slice(i * stride, i * stride + stride)
@@ -49,4 +43,19 @@ export async function readProfiles(chain: Chain, addresses: `0x${string}`[]): Pr
       ]
     }),
   )
+}
+
+/**
+ * Name, profile and reputation of many addresses in one eth_call. Reputation is the feedback
+ * each address gave the service's ERC-8004 agent (its summary value, as a number).
+ */
+export async function readProfiles(chain: Chain, addresses: `0x${string}`[]): Promise<Map<string, Profile>> {
+  if (addresses.length === 0) return new Map()
+  let results
+  try {
+    results = await chain.client.multicall({ allowFailure: true, contracts: profileCalls(chain, addresses) })
+  } catch (cause) {
+    throw rpcFailed('reading names and reputation', cause)
+  }
+  return decodeProfiles(chain, addresses, results)
 }

@@ -1,10 +1,10 @@
 import { z } from 'zod'
-import { erc20Abi, formatEther, formatUnits, getAddress, isAddress, multicall3Abi, zeroAddress } from 'viem'
+import { erc20Abi, formatEther, formatUnits, getAddress, isAddress, multicall3Abi, zeroAddress, type ContractFunctionParameters } from 'viem'
 import { defineOperation } from '../define.ts'
 import { addressOut, isoTimestamp } from '../schemas.ts'
 import { AppError } from '../../errors/app-error.ts'
 import { namesAbi } from '../../chain/abis/registries.ts'
-import { readProfiles } from '../../chain/reads/read-profiles.ts'
+import { decodeProfiles, profileCalls } from '../../chain/reads/read-profiles.ts'
 import { rpcFailed } from '../../chain/upstream-error.ts'
 import { listPortraitsOf } from '../../store/portraits.ts'
 
@@ -66,22 +66,27 @@ export const getIdentity = defineOperation({
       if (resolved === zeroAddress) throw new AppError('NOT_FOUND', `No address holds the name ${label}.mega.`)
       address = getAddress(resolved)
     }
-    const [balances, profiles, portraits, owned] = await Promise.all([
+    // Balances, name, profile and reputation: one Multicall3 call, one round trip.
+    const [reads, portraits, owned] = await Promise.all([
       ctx.chain.client
         .multicall({
-          allowFailure: false,
+          allowFailure: true,
           contracts: [
             { address: ctx.chain.contracts.multicall3, abi: multicall3Abi, functionName: 'getEthBalance', args: [address] },
             { address: ctx.chain.contracts.token, abi: erc20Abi, functionName: 'balanceOf', args: [address] },
-          ],
+            ...profileCalls(ctx.chain, [address]),
+          ] as ContractFunctionParameters[],
         })
         .catch((cause) => {
-          throw rpcFailed('reading balances', cause)
+          throw rpcFailed('reading balances and profile', cause)
         }),
-      readProfiles(ctx.chain, [address]),
       listPortraitsOf(ctx.db, address),
       ctx.db.query<{ token_id: string }>('SELECT token_id FROM nft_owners WHERE lower(owner) = lower($1) ORDER BY token_id', [address]),
     ])
+    const [eth, coin] = reads
+    if (eth?.status !== 'success' || coin?.status !== 'success') throw rpcFailed('reading balances', eth?.error ?? coin?.error)
+    const balances = [eth.result as bigint, coin.result as bigint] as const
+    const profiles = decodeProfiles(ctx.chain, [address], reads.slice(2))
     const profile = profiles.get(address.toLowerCase())
     const tokenIds = owned.rows.map((r) => String(r.token_id))
     return {
