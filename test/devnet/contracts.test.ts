@@ -2,7 +2,7 @@ import { test, before, after, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import {
   createPublicClient, createWalletClient, http, parseAbi, parseEther, parseSignature, maxUint256, erc20Abi, getAddress,
-  type Address, type Hex,
+  BaseError, ContractFunctionRevertedError, type Address, type Hex,
 } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { randomBytes } from 'node:crypto'
@@ -28,14 +28,31 @@ before(async () => {
 })
 after(async () => devnet?.close())
 
-/** Sends a transaction and returns its receipt status; reverts are outcomes, not exceptions. */
+/** Sends a transaction (fixed gas, no simulation) and returns its receipt status; any other failure throws. */
 async function send(from: number, to: Address, abi: readonly unknown[], functionName: string, args: unknown[], value = 0n) {
+  const hash = await wallet(from).writeContract({ address: to, abi, functionName, args, value, gas: 2_000_000n } as never)
+  return (await client.waitForTransactionReceipt({ hash })).status
+}
+
+/**
+ * The revert of a call that must fail: its Error(string) reason, or `ErrorName(args)` for a
+ * custom error of the ABI. Anything but a revert (a wrong ABI, a dead RPC) fails the test.
+ * The same transaction, mined with fixed gas, must then end with status `reverted` and leave
+ * no trace, so the refusal is proven on chain too, not only in eth_call.
+ */
+async function revertOf(from: number, to: Address, abi: readonly unknown[], functionName: string, args: unknown[], value = 0n): Promise<string> {
+  let reason: string | undefined
   try {
-    const hash = await wallet(from).writeContract({ address: to, abi, functionName, args, value, gas: 2_000_000n } as never)
-    return (await client.waitForTransactionReceipt({ hash })).status
+    await client.simulateContract({ account: account(from), address: to, abi, functionName, args, value } as never)
   } catch (error) {
-    return `rejected: ${(error as Error).message.split('\n')[0]}`
+    const reverted = error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : undefined
+    if (!(reverted instanceof ContractFunctionRevertedError)) throw error
+    reason = reverted.reason ?? (reverted.data ? `${reverted.data.errorName}(${(reverted.data.args ?? []).join(',')})` : undefined)
+    if (reason === undefined) throw error
   }
+  if (reason === undefined) assert.fail(`${functionName} did not revert`)
+  assert.equal(await send(from, to, abi, functionName, args, value), 'reverted')
+  return reason
 }
 const balance = (token: Address, owner: Address) => client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
 
@@ -68,6 +85,19 @@ describe('the chain', () => {
     }
     assert.equal(await balance(devnet.info.contracts.token, devnet.info.accounts.agents[0]!), 0n)
     assert.equal(await client.getBalance({ address: devnet.info.accounts.relayer }), 10_000n * E18)
+  })
+})
+
+describe('second token (MG)', () => {
+  test('Mega Gooner / MEGAGOONER, 18 decimals, 50,000,000 supply held by the deployer as deployed', async () => {
+    const mg = devnet.info.contracts.secondToken
+    const read = (functionName: 'name' | 'symbol' | 'decimals' | 'totalSupply') => client.readContract({ address: mg, abi: erc20Abi, functionName })
+    assert.equal(await read('name'), 'Mega Gooner')
+    assert.equal(await read('symbol'), 'MEGAGOONER')
+    assert.equal(await read('decimals'), 18)
+    assert.equal(await read('totalSupply'), 50_000_000n * E18)
+    assert.equal(await balance(mg, devnet.info.accounts.deployer), 50_000_000n * E18)
+    assert.notEqual(getAddress(mg), getAddress(devnet.info.contracts.token))
   })
 })
 
@@ -135,6 +165,7 @@ describe('USDm forwarder (EIP-3009)', () => {
     return { message, args: [message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce, Number(v), r, s] }
   }
   const settle = (args: unknown[]) => send(2, devnet.info.contracts.usdmForwarder, eip3009Abi, 'transferWithAuthorization', args)
+  const refusal = (args: unknown[]) => revertOf(2, devnet.info.contracts.usdmForwarder, eip3009Abi, 'transferWithAuthorization', args)
 
   test('moves exactly the value, marks the nonce used, and refuses a replay', async () => {
     const { usdm, usdmForwarder } = devnet.info.contracts
@@ -146,23 +177,28 @@ describe('USDm forwarder (EIP-3009)', () => {
     assert.equal(payerBefore - (await balance(usdm, payer)), E18)
     assert.equal((await balance(usdm, payee)) - payeeBefore, E18)
     assert.equal(await client.readContract({ address: usdmForwarder, abi: eip3009Abi, functionName: 'authorizationState', args: [payer, message.nonce] }), true)
-    assert.notEqual(await settle(args), 'success', 'a replayed nonce is refused')
+    assert.equal(await refusal(args), 'Authorization is used or canceled', 'a replayed nonce is refused')
     assert.equal(payerBefore - (await balance(usdm, payer)), E18)
   })
 
   test('refuses a bad signature, an expired window and a window not yet open', async () => {
     const t = await now()
-    assert.notEqual(await settle((await sign(5, {}, 6)).args), 'success', 'signed by someone else')
-    assert.notEqual(await settle((await sign(5, { validBefore: t - 1n })).args), 'success', 'expired')
-    assert.notEqual(await settle((await sign(5, { validAfter: t + 3600n })).args), 'success', 'not yet valid')
+    const payerBefore = await balance(devnet.info.contracts.usdm, account(5).address)
+    assert.equal(await refusal((await sign(5, {}, 6)).args), 'Invalid signature', 'signed by someone else')
+    assert.equal(await refusal((await sign(5, { validBefore: t - 1n })).args), 'Authorization is expired', 'expired')
+    assert.equal(await refusal((await sign(5, { validAfter: t + 3600n })).args), 'Authorization is not yet valid', 'not yet valid')
     const tampered = (await sign(5)).args
     tampered[2] = 2n * E18
-    assert.notEqual(await settle(tampered), 'success', 'a changed amount breaks the signature')
+    assert.equal(await refusal(tampered), 'Invalid signature', 'a changed amount breaks the signature')
+    assert.equal(await balance(devnet.info.contracts.usdm, account(5).address), payerBefore, 'no refused authorization moved funds')
   })
 })
 
 describe('portrait NFT', () => {
-  const nftAbi = parseAbi(['function mint(address,string) returns (uint256)', 'function ownerOf(uint256) view returns (address)', 'function tokenURI(uint256) view returns (string)', 'function totalMinted() view returns (uint256)'])
+  const nftAbi = parseAbi([
+    'function mint(address,string) returns (uint256)', 'function ownerOf(uint256) view returns (address)', 'function tokenURI(uint256) view returns (string)', 'function totalMinted() view returns (uint256)',
+    'error OwnableUnauthorizedAccount(address account)',
+  ])
   test('the owner mints sequential ids with their URI; anyone else is refused', async () => {
     const { nft } = devnet.info.contracts
     const first = await client.readContract({ address: nft, abi: nftAbi, functionName: 'totalMinted' })
@@ -170,8 +206,8 @@ describe('portrait NFT', () => {
     assert.equal(await send(0, nft, nftAbi, 'mint', [account(7).address, 'ipfs://b']), 'success')
     assert.equal(await client.readContract({ address: nft, abi: nftAbi, functionName: 'ownerOf', args: [first + 1n] }), account(7).address)
     assert.equal(await client.readContract({ address: nft, abi: nftAbi, functionName: 'tokenURI', args: [first + 1n] }), 'ipfs://b')
-    assert.notEqual(await send(5, nft, nftAbi, 'mint', [account(5).address, 'ipfs://c']), 'success', 'mint by a non-minter')
-    assert.notEqual(await send(0, nft, nftAbi, 'mint', [account(5).address, '']), 'success', 'empty URI')
+    assert.equal(await revertOf(5, nft, nftAbi, 'mint', [account(5).address, 'ipfs://c']), `OwnableUnauthorizedAccount(${account(5).address})`, 'mint by a non-minter')
+    assert.equal(await revertOf(0, nft, nftAbi, 'mint', [account(5).address, '']), 'Empty token URI')
     assert.equal(await client.readContract({ address: nft, abi: nftAbi, functionName: 'totalMinted' }), first + 2n)
   })
 })
@@ -200,9 +236,13 @@ describe('gasless relayer', () => {
     assert.equal((await balance(token, DEAD)) - deadBefore, 112_500n * E18)
     assert.equal((await balance(token, devnet.info.accounts.fundWallet)) - fundBefore, 112_500n * E18)
     assert.equal(await client.readContract({ address: relayer, abi: relayerAbi, functionName: 'nonces', args: [account(holder).address] }), 1n)
-    assert.notEqual(await send(1, relayer, relayerAbi, 'relayBurn', args), 'success', 'replayed nonce')
-    assert.notEqual(await send(1, relayer, relayerAbi, 'relayBurn', await signBurn(holder, 1n, t - 10n)), 'success', 'expired deadline')
-    assert.notEqual(await send(1, relayer, relayerAbi, 'relayBurn', await signBurn(holder, 1n, t + 600n, 5)), 'success', 'bad signature')
+    // A replay is signed over the used nonce: the digest of the next nonce does not recover the burner.
+    assert.equal(await revertOf(1, relayer, relayerAbi, 'relayBurn', args), 'Invalid signature', 'replayed nonce')
+    assert.equal(await revertOf(1, relayer, relayerAbi, 'relayBurn', await signBurn(holder, 1n, t - 10n)), 'Signature expired', 'expired deadline')
+    assert.equal(await revertOf(1, relayer, relayerAbi, 'relayBurn', await signBurn(holder, 1n, t + 600n, 5)), 'Invalid signature', 'bad signature')
+    // The same signature over the right nonce is accepted: the refusals above were for their reason only.
+    assert.equal(await send(1, relayer, relayerAbi, 'relayBurn', await signBurn(holder, 1n, t + 600n)), 'success')
+    assert.equal(await client.readContract({ address: relayer, abi: relayerAbi, functionName: 'nonces', args: [account(holder).address] }), 2n)
   })
 })
 
@@ -212,7 +252,7 @@ describe('referral', () => {
     const { token, referral } = devnet.info.contracts
     const agent = account(8).address
     const holder = 4
-    assert.notEqual(await send(holder, referral, referralAbi, 'burnWithReferral', [agent]), 'success', 'unregistered referrer')
+    assert.equal(await revertOf(holder, referral, referralAbi, 'burnWithReferral', [agent]), 'Referrer not registered', 'unregistered referrer')
     assert.equal(await send(8, referral, referralAbi, 'registerAgent', []), 'success')
     assert.equal(await send(holder, token, erc20Abi, 'approve', [referral, maxUint256]), 'success')
     const [agentBefore, fundBefore, deadBefore] = [await balance(token, agent), await balance(token, devnet.info.accounts.fundWallet), await balance(token, DEAD)]
@@ -221,7 +261,7 @@ describe('referral', () => {
     assert.equal((await balance(token, devnet.info.accounts.fundWallet)) - fundBefore, 101_250n * E18)
     assert.equal((await balance(token, DEAD)) - deadBefore, 112_500n * E18)
     assert.deepEqual(await client.readContract({ address: referral, abi: referralAbi, functionName: 'getAgentStats', args: [agent] }), [1n, 11_250n * E18, true])
-    assert.notEqual(await send(8, referral, referralAbi, 'burnWithReferral', [agent]), 'success', 'self-referral')
+    assert.equal(await revertOf(8, referral, referralAbi, 'burnWithReferral', [agent]), 'Cannot refer yourself', 'self-referral')
   })
 })
 
@@ -240,7 +280,7 @@ describe('ERC-8004', () => {
     assert.equal(await client.readContract({ address: identityRegistry, abi: identityAbi, functionName: 'getAgentWallet', args: [id] }), devnet.info.accounts.deployer)
     assert.equal(await send(5, reputationRegistry, reputationAbi, 'giveFeedback', [id, 80n, 0, 'starred', '', '', '', `0x${'00'.repeat(32)}`]), 'success')
     assert.equal(await send(6, reputationRegistry, reputationAbi, 'giveFeedback', [id, 100n, 0, 'starred', '', '', '', `0x${'00'.repeat(32)}`]), 'success')
-    assert.notEqual(await send(0, reputationRegistry, reputationAbi, 'giveFeedback', [id, 100n, 0, 'starred', '', '', '', `0x${'00'.repeat(32)}`]), 'success', 'an agent cannot rate itself')
+    assert.equal(await revertOf(0, reputationRegistry, reputationAbi, 'giveFeedback', [id, 100n, 0, 'starred', '', '', '', `0x${'00'.repeat(32)}`]), 'Self-feedback not allowed', 'an agent cannot rate itself')
     const [count, value, decimals] = await client.readContract({ address: reputationRegistry, abi: reputationAbi, functionName: 'getSummary', args: [id, [], 'starred', ''] })
     assert.equal(count, 2n)
     assert.equal(Number(value) / 10 ** decimals, 90)
