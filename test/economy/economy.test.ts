@@ -1,6 +1,6 @@
 import { test, before, after, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { erc20Abi } from 'viem'
+import { createWalletClient, encodeFunctionData, erc20Abi, http } from 'viem'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
@@ -20,6 +20,12 @@ after(async () => {
   await app?.stop()
   await devnet?.close()
 })
+
+const rpc = async (method: string, params: unknown[] = []) => {
+  const response = await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  return ((await response.json()) as { result: unknown }).result
+}
+const approveRelayer = (amount: bigint) => encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [devnet.info.contracts.relayer, amount] })
 
 async function signBurn(agent: Agent, typed: any, overrides: { deadline?: number } = {}) {
   const message = { burner: typed.message.burner, nonce: BigInt(typed.message.nonce), deadline: BigInt(overrides.deadline ?? typed.message.deadline) }
@@ -86,6 +92,63 @@ describe('gasless burn', () => {
     assert.equal(tooPoor.status, 400)
     assert.equal(tooPoor.body.error.code, 'INSUFFICIENT_BALANCE')
     assert.equal((await getJson(`${app.url}/api/gasless/burn?address=nope`)).status, 400)
+  })
+})
+
+describe('gasless burn after a reverted relay', () => {
+  test('a relay that reverts is 500 RELAY_FAILED; that signature stays that relay; a new signature for the same nonce relays and burns once', async () => {
+    const burner = await createAgent(app.url, devnet.url, 5)
+    await burner.buyTokens('1')
+    await burner.send({ to: devnet.info.contracts.token, data: approveRelayer(225_000n * E18) })
+    const prepared = (await getJson(`${app.url}/api/gasless/burn?address=${burner.address}`)).body
+    assert.equal(prepared.ready, true)
+    const nonce = prepared.signTypedData.message.nonce
+    const body = await signBurn(burner, prepared.signTypedData)
+    const startBalance = await burner.coinBalance()
+    const relayer = app.ctx.economy.relayer.address
+    const relayerTxs = async () => Number(await rpc('eth_getTransactionCount', [relayer, 'pending']))
+    const sentBefore = await relayerTxs()
+
+    // The checks pass and the relay is sent; the burner revokes the approval with a higher
+    // tip, so the revoke is mined first in the same block and the relay reverts.
+    await rpc('evm_setAutomine', [false])
+    let failed
+    try {
+      const relay = postJson(`${app.url}/api/gasless/burn`, body)
+      for (let i = 0; i < 400 && (await relayerTxs()) === sentBefore; i++) await new Promise((r) => setTimeout(r, 25))
+      assert.equal(await relayerTxs(), sentBefore + 1, 'the relay is pending')
+      const wallet = createWalletClient({ account: burner.account, chain: burner.publicClient.chain, transport: http(devnet.url) })
+      await wallet.sendTransaction({ to: devnet.info.contracts.token, data: approveRelayer(0n), gas: 100_000n, maxFeePerGas: 500n * 10n ** 9n, maxPriorityFeePerGas: 400n * 10n ** 9n })
+      await rpc('evm_mine')
+      failed = await relay
+    } finally {
+      await rpc('evm_setAutomine', [true])
+    }
+    assert.equal(failed.status, 500, JSON.stringify(failed.body))
+    assert.equal(failed.body.error.code, 'RELAY_FAILED')
+    assert.equal(await burner.coinBalance(), startBalance, 'nothing burned')
+
+    // The approval is back: the same signature is still the reverted relay, not a new one.
+    await burner.send({ to: devnet.info.contracts.token, data: approveRelayer(225_000n * E18) })
+    const sentAfterRevert = await relayerTxs()
+    const same = await postJson(`${app.url}/api/gasless/burn`, body)
+    assert.equal(same.status, 500)
+    assert.equal(same.body.error.code, 'RELAY_FAILED')
+    assert.equal(await relayerTxs(), sentAfterRevert, 'no second transaction for the same signature')
+
+    // A new signature (a new deadline) for the same, still unused, relayer nonce relays.
+    const fresh = (await getJson(`${app.url}/api/gasless/burn?address=${burner.address}`)).body
+    assert.equal(fresh.signTypedData.message.nonce, nonce)
+    const second = await signBurn(burner, fresh.signTypedData, { deadline: Math.max(fresh.signTypedData.message.deadline, body.deadline + 1) })
+    const relayed = await postJson(`${app.url}/api/gasless/burn`, second)
+    assert.equal(relayed.status, 200, JSON.stringify(relayed.body))
+    const receipt = await burner.publicClient.getTransactionReceipt({ hash: relayed.body.txHash })
+    assert.equal(receipt.status, 'success')
+    assert.equal(startBalance - (await burner.coinBalance()), 225_000n * E18)
+    const again = await postJson(`${app.url}/api/gasless/burn`, second)
+    assert.equal(again.status, 200)
+    assert.equal(again.body.txHash, relayed.body.txHash)
+    assert.equal(startBalance - (await burner.coinBalance()), 225_000n * E18, 'burned once')
   })
 })
 

@@ -107,21 +107,27 @@ export const postGaslessBurn = defineOperation({
       recoverTypedDataAddress({ domain: domainOf(ctx), types: burnRequestTypes, primaryType: 'BurnRequest', message: { burner, nonce, deadline: BigInt(deadline) }, signature: signature as `0x${string}` }).catch(() => undefined)
     const sender = ctx.economy.relayer
 
-    let nonce = state.nonce
+    const nonce = state.nonce
     if (!isAddressEqual((await signer(nonce)) ?? '0x0000000000000000000000000000000000000000', burner)) {
       // A signature for an already used nonce: if we relayed it, answer with that relay.
-      const previous = state.nonce > 0n ? await ctx.db.query<{ tx_key: string; signature: string }>('SELECT tx_key, signature FROM gasless_relays WHERE burner = $1 AND relayer_nonce = $2', [burner, (state.nonce - 1n).toString()]) : undefined
-      const row = previous?.rows[0]
-      const relayed = row && row.signature.toLowerCase() === signature.toLowerCase() ? await sender.find(row.tx_key) : undefined
+      const previous = await ctx.db.query<{ tx_key: string }>(
+        'SELECT tx_key FROM gasless_relays WHERE burner = $1 AND lower(signature) = lower($2) AND relayer_nonce < $3 ORDER BY relayer_nonce DESC LIMIT 1',
+        [burner, signature, nonce.toString()],
+      )
+      const row = previous.rows[0]
+      const relayed = row ? await sender.find(row.tx_key) : undefined
       if (relayed?.status === 'mined') return toResult(ctx, relayed)
       throw new AppError('INVALID_SIGNATURE', 'The signature does not recover to the burner for its current relayer nonce. GET /api/gasless/burn for the message to sign.')
     }
     if (state.balance < BURN_TOTAL_WEI) throw new AppError('INSUFFICIENT_BALANCE', `The burner holds ${formatUnits(state.balance, 18)} tokens; 225,000 are needed.`)
     if (state.allowance < BURN_TOTAL_WEI) throw new AppError('INSUFFICIENT_BALANCE', 'The relayer is not approved for 225,000 tokens; send the approve transaction of GET /api/gasless/burn first.')
 
-    const key = `gasless:${burner.toLowerCase()}:${nonce}`
+    // One relay per signed message (burner, nonce, deadline): the same message posted again
+    // (even re-encoded) finds the first relay, never a second burn; a relay that reverted leaves
+    // the nonce unused, and a new signature (a new deadline) for it is a new relay.
+    const key = `gasless:${burner.toLowerCase()}:${nonce}:${deadline}`
     await ctx.db.query(
-      `INSERT INTO gasless_relays (burner, relayer_nonce, signature, deadline, tx_key) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (burner, relayer_nonce) DO NOTHING`,
+      `INSERT INTO gasless_relays (burner, relayer_nonce, signature, deadline, tx_key) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (burner, relayer_nonce, deadline) DO NOTHING`,
       [burner, nonce.toString(), signature, deadline, key],
     )
     const { v, r, s } = parseSignature(signature as `0x${string}`)
