@@ -58,3 +58,23 @@ test('a client that reconnects with Last-Event-ID receives what it missed, in or
   await second.waitFor((e) => e.id === live.id)
   await second.close()
 })
+
+test('a backlog longer than one replay arrives in pages, over reconnections, without a gap', async () => {
+  const seen = await burn(100)
+  const missed = []
+  for (let n = 0; n < 520; n++) missed.push(await burn(1000 + n))
+  const first = await openStream(`${app.url}/api/events`, { 'last-event-id': seen.id })
+  const close = await first.waitFor((e) => e.event === 'close', 10_000)
+  await first.done
+  assert.equal(close.data.reason, 'backlog')
+  assert.equal(close.data.reconnect, true)
+  const page1 = first.events.filter((e) => e.event === 'burn').map((e) => e.id)
+  assert.deepEqual(page1, missed.slice(0, 500).map((e) => e.id))
+  assert.equal(close.id, page1.at(-1))
+
+  const second = await openStream(`${app.url}/api/events`, { 'last-event-id': close.id! })
+  await second.waitFor((e) => e.id === missed.at(-1)!.id)
+  await second.close()
+  const page2 = second.events.filter((e) => e.event === 'burn').map((e) => e.id)
+  assert.deepEqual(page2, missed.slice(500).map((e) => e.id))
+})

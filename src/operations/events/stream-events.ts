@@ -17,7 +17,7 @@ export const streamEvents = defineOperation({
   path: '/api/events',
   summary: 'Server-Sent Events stream of protocol activity: connected, stats, burn, heartbeat, close',
   description:
-    'text/event-stream. Every event has an id (stored events their own, the others the stream position); reconnect with Last-Event-ID (or ?lastEventId=) to receive what you missed (at most 500). The stream closes itself after 55 seconds with a close event; reconnect to continue (retry hint 3 s). Heartbeats every 15 s.',
+    'text/event-stream. Every event has an id (stored events their own, the others the stream position); reconnect with Last-Event-ID (or ?lastEventId=) to receive what you missed (500 at most per connection: a longer backlog ends with a close event of reason backlog, and the next connection continues from there). The stream closes itself after 55 seconds with a close event; reconnect to continue (retry hint 3 s). Heartbeats every 15 s.',
   tags: ['events'],
   input: z.object({ lastEventId: z.string().regex(/^\d+$/).optional().describe('Alternative to the Last-Event-ID header') }),
   output: z.object({}).describe('text/event-stream'),
@@ -49,7 +49,14 @@ export const streamEvents = defineOperation({
           lastSent = BigInt(resuming ? resumeFrom : head)
           sink.write(frame('connected', { lifetimeMs: ctx.config.SSE_LIFETIME_MS, heartbeatMs: ctx.config.SSE_HEARTBEAT_MS, lastEventId: head }, position()))
           if (resuming) {
-            for (const event of await listEventsAfter(ctx.db, lastSent, MAX_REPLAY)) send(event)
+            const missed = await listEventsAfter(ctx.db, lastSent, MAX_REPLAY)
+            for (const event of missed) send(event)
+            if (missed.length === MAX_REPLAY && BigInt(head) > lastSent) {
+              // More was missed than one replay holds: close at this position, so the client
+              // reconnects for the next page instead of skipping to the live events.
+              sink.write(frame('close', { reason: 'backlog', reconnect: true, lastEventId: position() }, position()))
+              return
+            }
           } else {
             sink.write(frame('stats', { totalBurns: await countPortraits(ctx.db) }, position()))
           }
