@@ -8,7 +8,7 @@ import type { IpfsPinner } from '../adapters/ipfs/port.ts'
 import type { EventBus } from '../adapters/bus/port.ts'
 
 /** Test-only crash points: the process kills itself there when FAULT_CRASH_AT names one. */
-export type FaultPoint = 'after_settlement' | 'after_mint_broadcast'
+export type FaultPoint = 'before_settlement' | 'after_settlement' | 'after_mint_broadcast'
 
 export type PipelineDeps = {
   db: Db
@@ -22,8 +22,9 @@ export type PipelineDeps = {
   baseUrl(): string
   retry: { baseMs: number; maxMs: number }
   /**
-   * Portraits already being generated for a burn (keyed by burn hash), started as soon as the
-   * request passed its checks; generation is deterministic, so the step may use them.
+   * Portraits already being generated for a burn (keyed by burn hash), started once the
+   * request has won the claim, while the payment settles; generation is deterministic, so
+   * the step may use them. Pinning waits for the recorded settlement.
    */
   early: Map<string, Promise<Awaited<ReturnType<ImageGenerator['generate']>>>>
   /** Lease length; the holder renews it while it works. */

@@ -23,65 +23,61 @@ export class PaymentRefusedError extends AppError {
  * step's result is committed before the next step starts; settlement is the pivot: before
  * it a refusal releases the claim, after it the only way is forward.
  */
-export async function advanceSubmission(deps: PipelineDeps, start: Submission, options: { firstSettleAttempt: boolean }): Promise<Submission> {
+export async function advanceSubmission(deps: PipelineDeps, start: Submission): Promise<Submission> {
   let submission = start
-  // The portrait is generated while the payment settles (it is deterministic, so nothing is
-  // lost if settlement fails), but it is recorded only after the settlement is.
-  let speculative: Promise<Awaited<ReturnType<typeof generatePortrait>> | { failed: unknown }> | undefined
   try {
-  while (submission.status !== 'minted') {
-    switch (submission.status) {
-      case 'settling': {
-        speculative = generatePortrait(deps, submission).catch((failed: unknown) => ({ failed }))
-        const outcome = await settlePayment(deps, submission, options.firstSettleAttempt)
-        if (outcome.kind === 'refused') {
-          await releaseSubmission(deps.db, submission.id)
-          deps.log.info({ submission: submission.id, reason: outcome.reason }, 'payment refused; claim released')
-          throw new PaymentRefusedError(outcome.reason)
+    while (submission.status !== 'minted') {
+      switch (submission.status) {
+        case 'settling': {
+          deps.fault('before_settlement')
+          const outcome = await settlePayment(deps, submission)
+          if (outcome.kind === 'refused') {
+            await releaseSubmission(deps.db, submission.id)
+            deps.log.info({ submission: submission.id, reason: outcome.reason }, 'payment refused; claim released')
+            throw new PaymentRefusedError(outcome.reason)
+          }
+          if (outcome.kind === 'pending') {
+            throw new AppError('UPSTREAM_FAILED', 'The payment has not settled yet.', { retryable: true })
+          }
+          submission = await recordStep(deps.db, submission.id, 'settled', { status: 'settled', settlementTxHash: outcome.transaction }, { transaction: outcome.transaction })
+          deps.fault('after_settlement')
+          break
         }
-        if (outcome.kind === 'pending') {
-          throw new AppError('UPSTREAM_FAILED', 'The payment has not settled yet.', { retryable: true })
+        case 'settled': {
+          // Generation may have started when the claim was won (it overlaps settlement); the
+          // image is pinned only now, after the settlement is recorded.
+          const { imageCid, faceFound } = await generatePortrait(deps, submission)
+          submission = await recordStep(deps.db, submission.id, 'generated', { status: 'generated', imageCid }, { imageCid, faceFound })
+          break
         }
-        submission = await recordStep(deps.db, submission.id, 'settled', { status: 'settled', settlementTxHash: outcome.transaction }, { transaction: outcome.transaction })
-        deps.fault('after_settlement')
-        break
-      }
-      case 'settled': {
-        const early = await speculative
-        speculative = undefined
-        const { imageCid, faceFound } = early && !('failed' in early) ? early : await generatePortrait(deps, submission)
-        submission = await recordStep(deps.db, submission.id, 'generated', { status: 'generated', imageCid }, { imageCid, faceFound })
-        break
-      }
-      case 'generated': {
-        const { metadataCid } = await pinMetadata(deps, submission)
-        submission = await recordStep(deps.db, submission.id, 'pinned', { status: 'pinned', metadataCid }, { metadataCid })
-        break
-      }
-      case 'pinned': {
-        const { tokenId, mintTxHash } = await mintPortrait(deps, submission)
-        const current = submission
-        submission = await deps.db.transaction(async (tx) => {
-          await insertPortrait(tx, {
-            tokenId,
-            burner: current.burner,
-            burnTxHash: current.burnTxHash,
-            devTxHash: current.devTxHash,
-            burnAmountWei: current.burnAmountWei,
-            imageCid: current.imageCid!,
-            metadataCid: current.metadataCid!,
-            mintTxHash,
-            source: current.source,
+        case 'generated': {
+          const { metadataCid } = await pinMetadata(deps, submission)
+          submission = await recordStep(deps.db, submission.id, 'pinned', { status: 'pinned', metadataCid }, { metadataCid })
+          break
+        }
+        case 'pinned': {
+          const { tokenId, mintTxHash } = await mintPortrait(deps, submission)
+          const current = submission
+          submission = await deps.db.transaction(async (tx) => {
+            await insertPortrait(tx, {
+              tokenId,
+              burner: current.burner,
+              burnTxHash: current.burnTxHash,
+              devTxHash: current.devTxHash,
+              burnAmountWei: current.burnAmountWei,
+              imageCid: current.imageCid!,
+              metadataCid: current.metadataCid!,
+              mintTxHash,
+              source: current.source,
+            })
+            return recordStep(tx, current.id, 'minted', { status: 'minted', tokenId, mintTxHash }, { tokenId: tokenId.toString(), mintTxHash })
           })
-          return recordStep(tx, current.id, 'minted', { status: 'minted', tokenId, mintTxHash }, { tokenId: tokenId.toString(), mintTxHash })
-        })
-        await publishBurn(deps, submission).catch((error) => deps.log.warn({ err: error }, 'could not publish the burn event'))
-        break
+          await publishBurn(deps, submission).catch((error) => deps.log.warn({ err: error }, 'could not publish the burn event'))
+          break
+        }
       }
     }
-    options = { firstSettleAttempt: false }
-  }
-  return submission
+    return submission
   } finally {
     deps.early.delete(start.burnTxHash)
   }
@@ -118,13 +114,13 @@ export type RunResult = { outcome: 'minted'; submission: Submission } | { outcom
  * answers 402); any other failure is scheduled for a retry with backoff: after settlement
  * nothing is ever dropped.
  */
-export async function runSubmission(deps: PipelineDeps, submission: Submission, firstSettleAttempt: boolean, owner: string): Promise<RunResult> {
+export async function runSubmission(deps: PipelineDeps, submission: Submission, owner: string): Promise<RunResult> {
   // Keep the lease while working, so only a dead holder's submissions are taken over.
   const heartbeat = setInterval(() => {
     renewLease(deps.db, submission.id, owner, deps.leaseMs).catch((error) => deps.log.warn({ err: error }, 'could not renew a lease'))
   }, Math.max(250, deps.leaseMs / 3))
   try {
-    const minted = await advanceSubmission(deps, submission, { firstSettleAttempt })
+    const minted = await advanceSubmission(deps, submission)
     await releaseLease(deps.db, submission.id, owner)
     return { outcome: 'minted', submission: minted }
   } catch (error) {

@@ -7,6 +7,7 @@ import { claimSubmission, findSubmissionByTxHash, getSubmission, type Submission
 import { runSubmission, PaymentRefusedError } from './saga.ts'
 import type { CompletePaymentPayload } from '../x402/payload.ts'
 import { buildPaymentRequirements, type PaymentRequirements } from '../x402/requirements.ts'
+import { maxValidBefore } from '../x402/verify-payment.ts'
 
 export type PortraitRequest = {
   source: Submission['source']
@@ -52,6 +53,7 @@ export async function submitPortrait(ctx: Context, request: PortraitRequest): Pr
 
   // The independent checks run together; the first refusal wins, in the order a user fixes them.
   const requirements = request.payment ? looksmaxxRequirements(ctx) : undefined
+  if (request.payment && requirements) refuseLongLivedPayment(request.payment, requirements)
   const [portrait, verdict, evidence] = await Promise.allSettled([
     parsePortrait(request.image, request.imageType),
     request.payment && requirements ? pipeline.facilitator.verify(request.payment, requirements) : Promise.resolve(undefined),
@@ -77,12 +79,6 @@ export async function submitPortrait(ctx: Context, request: PortraitRequest): Pr
   })
   if (!check.ok) throw new AppError('BURN_VERIFICATION_FAILED', check.reason, { details: { burnTxHash: request.burnTxHash, devTxHash: request.devTxHash } })
 
-  // Everything checks out: start the portrait now, while the claim and settlement run. Only
-  // requests with verified burns get here, so refused ones cost no generation.
-  const early = pipeline.deps.images.generate({ image: portrait.value.bytes, mimeType: portrait.value.mimeType, seed: request.burnTxHash })
-  early.catch(() => {})
-  pipeline.deps.early.set(request.burnTxHash, early)
-
   const auth = request.payment?.payload.authorization
   const claim = await claimSubmission(ctx.db, {
     source: request.source,
@@ -107,16 +103,37 @@ export async function submitPortrait(ctx: Context, request: PortraitRequest): Pr
     leaseMs: pipeline.leaseMs,
   })
   if (!claim.claimed) {
-    pipeline.deps.early.delete(request.burnTxHash)
     if (claim.existing) throw alreadyUsed(ctx, claim.existing, request.burnTxHash)
     throw new AppError('PAYMENT_REQUIRED', 'This payment authorization already paid for another portrait. Sign a new one.', {
       details: { reason: 'invalid_exact_evm_nonce_already_used' },
     })
   }
 
-  const result = await runSubmission(pipeline.deps, claim.submission, true, pipeline.owner)
+  // This request won the claim: start the portrait now, so generation overlaps settlement.
+  // Losers of a race and refused requests never get here, so they cost no generation; the
+  // image is pinned only after the settlement is recorded (saga, step 'settled').
+  const early = pipeline.deps.images.generate({ image: portrait.value.bytes, mimeType: portrait.value.mimeType, seed: request.burnTxHash })
+  early.catch(() => {})
+  pipeline.deps.early.set(request.burnTxHash, early)
+
+  const result = await runSubmission(pipeline.deps, claim.submission, pipeline.owner)
   if (result.outcome === 'minted') return result.submission
   return waitUntilMinted(ctx, claim.submission)
+}
+
+/**
+ * A payment whose validBefore lies further ahead than maxTimeoutSeconds is refused before
+ * anything is claimed, whatever facilitator is configured: an unknown settlement outcome
+ * keeps the burns locked until validBefore, so that lock stays short.
+ */
+function refuseLongLivedPayment(payment: CompletePaymentPayload, requirements: PaymentRequirements) {
+  const limit = maxValidBefore(requirements, BigInt(Math.floor(Date.now() / 1000)))
+  if (BigInt(payment.payload.authorization.validBefore) <= limit) return
+  throw new AppError(
+    'PAYMENT_REQUIRED',
+    `The payment is not valid: invalid_exact_evm_payload_authorization_valid_before (validBefore may be at most ${requirements.maxTimeoutSeconds} seconds from now, so a payment cannot lock the burns for long). Sign a new one; nothing was consumed.`,
+    { details: { reason: 'invalid_exact_evm_payload_authorization_valid_before', maxValidBefore: limit.toString() } },
+  )
 }
 
 async function waitUntilMinted(ctx: Context, submission: Submission): Promise<Submission> {

@@ -26,7 +26,7 @@ export function createWorker(deps: PipelineDeps, options: { pollMs: number; leas
     const submission = await takeDueSubmission(deps.db, owner, options.leaseMs)
     if (!submission) return false
     try {
-      await runSubmission(deps, submission, false, owner)
+      await runSubmission(deps, submission, owner)
     } catch (error) {
       if (!(error instanceof PaymentRefusedError)) throw error
     }

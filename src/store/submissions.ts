@@ -19,6 +19,8 @@ export type Submission = {
   paymentRequirements: unknown
   claimedBlock: bigint
   settlementTxHash: `0x${string}` | null
+  /** When the facilitator's settle was (about to be) called; null: it never was. */
+  settleAttemptedAt: Date | null
   imageCid: string | null
   metadataCid: string | null
   tokenId: bigint | null
@@ -51,6 +53,7 @@ function toSubmission(row: Row): Submission {
     paymentRequirements: row.payment_requirements,
     claimedBlock: BigInt(row.claimed_block),
     settlementTxHash: row.settlement_tx_hash,
+    settleAttemptedAt: row.settle_attempted_at ? new Date(row.settle_attempted_at) : null,
     imageCid: row.image_cid,
     metadataCid: row.metadata_cid,
     tokenId: big(row.token_id),
@@ -172,9 +175,13 @@ const columns: Record<keyof StepPatch, string> = {
   mintTxHash: 'mint_tx_hash',
 }
 
-/** Stores one step's result and its timestamp together, so the next step starts from it. */
+/**
+ * Stores one step's result and its timestamp in one transaction, so the next step starts
+ * from it and the step log never disagrees with the status. Given a transaction (a
+ * Queryable without `transaction`), it runs inside it.
+ */
 export async function recordStep(
-  db: Queryable,
+  db: Queryable | Db,
   id: string,
   step: string,
   patch: StepPatch,
@@ -182,14 +189,32 @@ export async function recordStep(
 ): Promise<Submission> {
   const entries = Object.entries(patch).filter(([, v]) => v !== undefined) as Array<[keyof StepPatch, unknown]>
   const sets = entries.map(([key], i) => `${columns[key]} = $${i + 2}`)
-  const { rows } = await db.query(
-    `UPDATE submissions SET ${[...sets, 'attempts = 0', 'last_error = NULL', 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING *`,
-    [id, ...entries.map(([, v]) => (typeof v === 'bigint' ? v.toString() : v))],
+  const write = async (q: Queryable) => {
+    const { rows } = await q.query(
+      `UPDATE submissions SET ${[...sets, 'attempts = 0', 'last_error = NULL', 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING *`,
+      [id, ...entries.map(([, v]) => (typeof v === 'bigint' ? v.toString() : v))],
+    )
+    if (!rows[0]) throw new Error(`recordStep: no submission ${id}`)
+    await q.query('INSERT INTO submission_steps (submission_id, step, detail) VALUES ($1, $2, $3)', [
+      id, step, detail ? JSON.stringify(detail) : null,
+    ])
+    return toSubmission(rows[0])
+  }
+  return 'transaction' in db ? db.transaction(write) : write(db)
+}
+
+/**
+ * Marks that the facilitator's settle is about to be called, before it is. Resolves with
+ * false when the mark was already there (someone attempted it before: read the chain) or
+ * the submission is gone, true when this caller set it and may settle.
+ */
+export async function markSettleAttempted(db: Queryable, id: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE submissions SET settle_attempted_at = now(), updated_at = now()
+     WHERE id = $1 AND status = 'settling' AND settle_attempted_at IS NULL`,
+    [id],
   )
-  await db.query('INSERT INTO submission_steps (submission_id, step, detail) VALUES ($1, $2, $3)', [
-    id, step, detail ? JSON.stringify(detail) : null,
-  ])
-  return toSubmission(rows[0]!)
+  return rowCount === 1
 }
 
 export async function listSteps(db: Queryable, id: string): Promise<Array<{ step: string; at: Date; detail: unknown }>> {

@@ -51,6 +51,7 @@ test('each broken rule gives its x402 reason', async () => {
     ['signed by someone else', sign({}, other), 'invalid_exact_evm_payload_signature'],
     ['to another recipient', sign({ to: other.address }), 'invalid_exact_evm_payload_recipient_mismatch'],
     ['expired', sign({ validBefore: String(now + 3n) }), 'invalid_exact_evm_payload_authorization_valid_before'],
+    ['valid for longer than maxTimeoutSeconds', sign({ validBefore: String(now + 3600n) }), 'invalid_exact_evm_payload_authorization_valid_before'],
     ['not yet valid', sign({ validAfter: String(now + 60n) }), 'invalid_exact_evm_payload_authorization_valid_after'],
     ['too little', sign({ value: '999999999999999999' }), 'invalid_exact_evm_payload_authorization_value'],
     ['too much', sign({ value: '1000000000000000001' }), 'invalid_exact_evm_payload_authorization_value'],

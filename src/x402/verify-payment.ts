@@ -10,6 +10,17 @@ export type PayerState = { authorizationUsed: boolean; balance: bigint; allowanc
 
 /** Validity margin: a payment that expires in the next seconds could not settle in time. */
 const MIN_REMAINING_SECONDS = 6n
+/** Tolerated difference between the signer's clock and ours when capping validBefore. */
+export const CLOCK_SKEW_SECONDS = 30n
+
+/**
+ * The latest validBefore accepted: now + the requirements' maxTimeoutSeconds (plus clock skew).
+ * A claim whose settlement outcome is unknown stays locked until validBefore, so a far one
+ * would lock the user's burns for that long.
+ */
+export function maxValidBefore(requirements: PaymentRequirements, nowSeconds: bigint): bigint {
+  return nowSeconds + BigInt(requirements.maxTimeoutSeconds) + CLOCK_SKEW_SECONDS
+}
 
 /**
  * The x402 `exact` checks, in order, as pure logic over the payload, the requirements, the
@@ -52,6 +63,7 @@ export async function verifyExactPayment(
     return fail('invalid_exact_evm_payload_recipient_mismatch')
   }
   if (BigInt(auth.validBefore) < nowSeconds + MIN_REMAINING_SECONDS) return fail('invalid_exact_evm_payload_authorization_valid_before')
+  if (BigInt(auth.validBefore) > maxValidBefore(requirements, nowSeconds)) return fail('invalid_exact_evm_payload_authorization_valid_before')
   if (BigInt(auth.validAfter) > nowSeconds) return fail('invalid_exact_evm_payload_authorization_valid_after')
   if (BigInt(auth.value) !== BigInt(requirements.maxAmountRequired)) return fail('invalid_exact_evm_payload_authorization_value')
   if (state) {

@@ -18,6 +18,14 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
   let image: string
   let requirements: any
   let generatorFailures = 0
+  /** While true, every generation fails (a provider that is down). */
+  let generatorDown = false
+  /** Every call of the image generator, failed or not. */
+  let generations = 0
+  /** Payer (lowercase) of every call of the facilitator's settle. */
+  const settleCalls: string[] = []
+  /** Runs inside the facilitator's settle, after the POST's verify and before settling. */
+  let beforeSettle: ((payment: any) => Promise<void>) | undefined
   const agents: Agent[] = []
 
   before(async () => {
@@ -27,8 +35,9 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     const flaky: ImageGenerator = {
       name: 'flaky-local',
       async generate(input) {
-        if (generatorFailures > 0) {
-          generatorFailures--
+        generations++
+        if (generatorDown || generatorFailures > 0) {
+          if (!generatorDown) generatorFailures--
           const { AppError } = await import('../../src/errors/app-error.ts')
           throw new AppError('UPSTREAM_FAILED', 'The image provider timed out.', { retryable: true })
         }
@@ -36,10 +45,24 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
       },
       close: () => real.close?.() ?? Promise.resolve(),
     }
-    app = await startTestApp({ rpcUrl: devnet.url, database, env: { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50' }, images: flaky })
+    app = await startTestApp({
+      rpcUrl: devnet.url,
+      database,
+      env: { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50', LOOKSMAXX_WAIT_SECONDS: '4' },
+      images: flaky,
+    })
+    // The app's own facilitator, observed: every settle call is counted, and a test may act
+    // between the POST's verify and the settlement (as a payer racing the service would).
+    const facilitator = app.ctx.pipeline.deps.facilitator
+    const settle = facilitator.settle.bind(facilitator)
+    facilitator.settle = async (payment, paymentRequirements) => {
+      settleCalls.push(payment.payload.authorization.from.toLowerCase())
+      if (beforeSettle) await beforeSettle(payment)
+      return settle(payment, paymentRequirements)
+    }
     image = await portraitBase64()
     requirements = (await getJson(`${app.url}/api/x402/looksmaxx`)).body.accepts[0]
-    for (const index of [5, 6, 7, 8]) {
+    for (const index of [5, 6, 7, 8, 9]) {
       const agent = await createAgent(app.url, devnet.url, index)
       await agent.buyTokens('2')
       agents.push(agent)
@@ -50,6 +73,13 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     await devnet?.close()
   })
 
+  const settlementsOf = (payer: string) => settleCalls.filter((from) => from === payer.toLowerCase()).length
+  /** Settlement transactions the service signed for this payer (its sender's chain_txs). */
+  const settleTxsOf = async (payer: string) =>
+    Number(
+      (await app.ctx.db.query<{ n: string }>('SELECT count(*) AS n FROM chain_txs WHERE idempotency_key LIKE $1', [`settle:${payer.toLowerCase()}:%`]))
+        .rows[0]!.n,
+    )
   const submissions = async () => Number((await app.ctx.db.query<{ n: string }>('SELECT count(*) AS n FROM submissions')).rows[0]!.n)
 
   test('every bad input gets its 4xx and consumes nothing', async () => {
@@ -84,6 +114,17 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
         assert.equal(response.headers.get('x-402-version'), '1')
       }
     }
+    // A payment valid for longer than maxTimeoutSeconds would lock the burns that long.
+    const longLived = await postJson(`${app.url}/api/x402/looksmaxx`, {
+      ...good,
+      paymentPayload: await agent.signPayment(requirements, { validBefore: BigInt(Math.floor(Date.now() / 1000)) + 3600n }),
+    })
+    assert.equal(longLived.status, 402, JSON.stringify(longLived.body))
+    assert.match(longLived.body.error, /invalid_exact_evm_payload_authorization_valid_before/)
+    // The standard X-PAYMENT header, present but not base64 JSON: 400, not 402.
+    const malformedHeader = await postJson(`${app.url}/api/x402/looksmaxx`, { ...good, paymentPayload: undefined }, { 'X-PAYMENT': '%%% not base64 json %%%' })
+    assert.equal(malformedHeader.status, 400, JSON.stringify(malformedHeader.body))
+    assert.equal(malformedHeader.body.error.code, 'INVALID_PAYMENT')
     const oversized = await postJson(`${app.url}/api/x402/looksmaxx`, { ...good, image: Buffer.alloc(5 * 1024 * 1024, 7).toString('base64') })
     assert.ok([400, 413].includes(oversized.status), `oversized image: ${oversized.status}`)
     assert.equal(await agent.usdmBalance(), usdm, 'no USDm moved')
@@ -93,6 +134,42 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     const ok = await postJson(`${app.url}/api/x402/looksmaxx`, good)
     assert.equal(ok.status, 200, JSON.stringify(ok.body))
     assert.equal(usdm - (await agent.usdmBalance()), E18)
+    assert.equal(settlementsOf(agent.address), 1, 'only the good payment was ever settled')
+  })
+
+  test('a facilitator refusing at settlement (after verify accepted) releases the claim; the burns redeem later', async () => {
+    const agent = agents[4]!
+    const elsewhere = agents[0]!
+    const { burnTxHash, devTxHash } = await agent.burn()
+    const usdm = await agent.usdmBalance()
+    const nfts = await agent.nftBalance()
+    const body = { burnTxHash, devTxHash, burnerAddress: agent.address, image }
+    // Verify passes at the POST; then, before the settlement, the payer moves all its USDm away.
+    const { encodeFunctionData, erc20Abi } = await import('viem')
+    const transferUsdm = (to: `0x${string}`, amount: bigint) =>
+      ({ to: agent.contracts.usdm!, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }) })
+    beforeSettle = async () => {
+      beforeSettle = undefined
+      await agent.send(transferUsdm(elsewhere.address, usdm))
+    }
+    const refused = await postJson(`${app.url}/api/x402/looksmaxx`, { ...body, paymentPayload: await agent.signPayment(requirements) })
+    assert.equal(beforeSettle, undefined, 'the settle call was reached, so verify had accepted')
+    assert.equal(refused.status, 402, JSON.stringify(refused.body))
+    assert.match(refused.body.error, /did not settle: insufficient_funds/)
+    assert.equal(refused.headers.get('x-402-version'), '1')
+    assert.equal(await agent.nftBalance(), nfts, 'nothing minted')
+    assert.equal((await getJson(`${app.url}/api/x402/looksmaxx/${burnTxHash}`)).status, 404, 'the claim was released')
+    assert.equal(await settleTxsOf(agent.address), 0, 'no settlement transaction was signed')
+
+    // The USDm comes back; the same burns redeem with a good payment.
+    await elsewhere.send(transferUsdm(agent.address, usdm))
+    const settleTxs = await settleTxsOf(agent.address)
+    const ok = await postJson(`${app.url}/api/x402/looksmaxx`, { ...body, paymentPayload: await agent.signPayment(requirements) })
+    assert.equal(ok.status, 200, JSON.stringify(ok.body))
+    assert.equal(await agent.ownerOf(BigInt(ok.body.tokenId)), agent.address)
+    assert.equal((await agent.nftBalance()) - nfts, 1n, 'one NFT')
+    assert.equal(usdm - (await agent.usdmBalance()), E18, 'exactly 1 USDm paid')
+    assert.equal((await settleTxsOf(agent.address)) - settleTxs, 1, 'one settlement transaction')
   })
 
   test('a payment that cannot settle releases the burns for another try', async () => {
@@ -115,11 +192,15 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     const body = { burnTxHash, devTxHash, burnerAddress: agent.address, image, paymentPayload: await agent.signPayment(requirements) }
     const usdm = await agent.usdmBalance()
     const nfts = await agent.nftBalance()
+    const generationsBefore = generations
     const responses = await Promise.all(Array.from({ length: 8 }, () => postJson(`${app.url}/api/x402/looksmaxx`, body)))
     const statuses = responses.map((r) => r.status).sort()
     assert.deepEqual(statuses, [200, 409, 409, 409, 409, 409, 409, 409], JSON.stringify(responses.map((r) => r.body)))
     assert.equal(usdm - (await agent.usdmBalance()), E18, 'one settlement')
     assert.equal((await agent.nftBalance()) - nfts, 1n, 'one NFT')
+    assert.equal(generations - generationsBefore, 1, 'only the claim winner generated a portrait')
+    assert.equal(settlementsOf(agent.address), 1, 'settle was called once')
+    assert.equal(await settleTxsOf(agent.address), 1, 'one settlement transaction was signed')
   })
 
   test('a generator failing twice then succeeding still ends in exactly one NFT', async () => {
@@ -137,5 +218,52 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     assert.equal(usdm - (await agent.usdmBalance()), E18)
     const status = await getJson(`${app.url}/api/x402/looksmaxx/${burnTxHash}`)
     assert.equal(status.body.steps.filter((s: any) => s.step === 'generated').length, 1)
+  })
+
+  test('a generator down longer than the wait: 502 with the status link, the worker retries, then one NFT', async () => {
+    const agent = agents[4]!
+    if ((await agent.coinBalance()) < 225_000n * E18) await agent.buyTokens('2')
+    const { burnTxHash, devTxHash } = await agent.burn()
+    const usdm = await agent.usdmBalance()
+    const nfts = await agent.nftBalance()
+    const settleTxs = await settleTxsOf(agent.address)
+    generatorDown = true
+    let recovered = false
+    try {
+      const response = await postJson(`${app.url}/api/x402/looksmaxx`, {
+        burnTxHash, devTxHash, burnerAddress: agent.address, image, paymentPayload: await agent.signPayment(requirements),
+      })
+      assert.equal(response.status, 502, JSON.stringify(response.body))
+      const statusUrl: string = response.body.error.details.statusUrl
+      assert.equal(statusUrl, `${app.url}/api/x402/looksmaxx/${burnTxHash}`)
+
+      const failing = (await getJson(statusUrl)).body
+      assert.equal(failing.done, false)
+      assert.equal(failing.status, 'settled', 'paid, not yet generated')
+      assert.ok(failing.retry, JSON.stringify(failing))
+      assert.ok(failing.retry.attempts >= 1, JSON.stringify(failing.retry))
+      assert.match(failing.retry.lastError, /image provider timed out/)
+      assert.ok(!Number.isNaN(Date.parse(failing.retry.nextAttemptAt)))
+      assert.equal(failing.result, null)
+
+      generatorDown = false
+      recovered = true
+      let status: any
+      for (let i = 0; i < 150; i++) {
+        status = (await getJson(statusUrl)).body
+        if (status.status === 'minted') break
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      assert.equal(status.status, 'minted', JSON.stringify(status))
+      assert.equal(status.retry, null)
+      assert.equal(await agent.ownerOf(BigInt(status.result.tokenId)), agent.address)
+      assert.equal((await agent.nftBalance()) - nfts, 1n, 'exactly one NFT')
+      assert.equal(usdm - (await agent.usdmBalance()), E18, 'exactly 1 USDm paid')
+      assert.equal(status.steps.filter((s: any) => s.step === 'settled').length, 1)
+      assert.equal(status.steps.filter((s: any) => s.step === 'generated').length, 1)
+      assert.equal((await settleTxsOf(agent.address)) - settleTxs, 1, 'one settlement transaction')
+    } finally {
+      if (!recovered) generatorDown = false
+    }
   })
 }

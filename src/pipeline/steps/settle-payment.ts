@@ -1,6 +1,6 @@
 import { parseAbiItem } from 'viem'
 import type { PipelineDeps } from '../deps.ts'
-import type { Submission } from '../../store/submissions.ts'
+import { markSettleAttempted, type Submission } from '../../store/submissions.ts'
 import { eip3009Abi } from '../../chain/abis/eip3009.ts'
 import { rpcFailed } from '../../chain/upstream-error.ts'
 import type { CompletePaymentPayload } from '../../x402/payload.ts'
@@ -48,11 +48,16 @@ export async function reconcilePayment(deps: PipelineDeps, submission: Submissio
 }
 
 /**
- * Settles the submission's payment once. A verdict from the facilitator decides; an unknown
- * outcome (timeout, 5xx) is resolved by reading the chain, never by settling again.
+ * Settles the submission's payment at most once. The "settle attempted" mark is stored
+ * before the facilitator is called: without it nothing was ever sent (a crash before the
+ * call), so settling now is safe; with it, the outcome is read on chain, never sent again.
+ * A verdict from the facilitator decides; an unknown outcome (timeout, 5xx) is resolved by
+ * reading the chain.
  */
-export async function settlePayment(deps: PipelineDeps, submission: Submission, firstAttempt: boolean): Promise<SettleOutcome> {
-  if (!firstAttempt) return reconcilePayment(deps, submission)
+export async function settlePayment(deps: PipelineDeps, submission: Submission): Promise<SettleOutcome> {
+  if (submission.settleAttemptedAt) return reconcilePayment(deps, submission)
+  // Only the caller that sets the mark may call settle; anyone else reads the chain.
+  if (!(await markSettleAttempted(deps.db, submission.id))) return reconcilePayment(deps, submission)
   const payment = submission.paymentPayload as CompletePaymentPayload
   const requirements = submission.paymentRequirements as PaymentRequirements
   let result
