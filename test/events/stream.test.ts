@@ -61,7 +61,7 @@ test('a client that reconnects with Last-Event-ID receives what it missed, in or
 
 test('a backlog longer than one replay arrives in pages, over reconnections, without a gap', async () => {
   const seen = await burn(100)
-  const missed = []
+  const missed: Array<{ id: string }> = []
   for (let n = 0; n < 520; n++) missed.push(await burn(1000 + n))
   const first = await openStream(`${app.url}/api/events`, { 'last-event-id': seen.id })
   const close = await first.waitFor((e) => e.event === 'close', 10_000)
