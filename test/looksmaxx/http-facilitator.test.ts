@@ -48,11 +48,21 @@ test('the service pays through an x402 HTTP facilitator (/verify, /settle with a
   assert.equal(response.status, 200, JSON.stringify(response.body))
   assert.equal(usdm - (await agent.usdmBalance()), 10n ** 18n)
 
-  // Settling the same authorization again is a refusal, not a second transfer.
+  // Settling the same authorization again is not a second transfer: the facilitator answers
+  // with its own earlier settlement (idempotent success, same transaction).
+  const settlement = JSON.parse(Buffer.from(response.headers.get('x-payment-response')!, 'base64').toString('utf8'))
   const client = createHttpFacilitator({ url: served.url, apiKey: secret(API_KEY) })
   const again = await client.settle(parsePaymentPayload(paymentPayload), requirements)
   assert.equal(again.success, true, 'the facilitator recognizes its own earlier settlement')
-  assert.equal(usdm - (await agent.usdmBalance()), 10n ** 18n)
+  assert.equal((again as { transaction: string }).transaction, settlement.transaction, 'the earlier settlement, not a new one')
+  assert.equal(usdm - (await agent.usdmBalance()), 10n ** 18n, 'no second transfer')
+
+  // An authorization for the wrong amount: the refusal is a verdict (success false with
+  // its x402 reason), not an error.
+  const poor = parsePaymentPayload(await agent.signPayment(requirements, { value: 5n }))
+  const refusal = await client.settle(poor, requirements)
+  assert.equal(refusal.success, false, 'a bad authorization is a refusal')
+  assert.equal((refusal as { errorReason: string }).errorReason, 'invalid_exact_evm_payload_authorization_value')
 })
 
 test('a wrong key is an unknown outcome (retryable error), not a verdict', async () => {
