@@ -1,9 +1,10 @@
 import { test, before, after, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { createWalletClient, encodeFunctionData, erc20Abi, http } from 'viem'
+import { createWalletClient, encodeFunctionData, erc20Abi, getAddress, http, parseAbi } from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
-import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
+import { createAgent, portraitBase64, MNEMONIC, type Agent } from '../support/agent.ts'
 
 const E18 = 10n ** 18n
 const DEAD = '0x000000000000000000000000000000000000dEaD'
@@ -208,6 +209,61 @@ describe('early access', () => {
     assert.equal(empty.body.error.code, 'NOT_ELIGIBLE')
     assert.equal((await postJson(`${app.url}/api/early/register`, { wallet: '0xbad' })).status, 400)
     assert.equal((await getJson(`${app.url}/api/early/register`)).body.eligibility.instantAccess, '3+ looksmaxxed NFTs')
+  })
+})
+
+describe('early access codes and NFT eligibility', () => {
+  test('two wallets with the same six-hex prefix and handle both register, each with its own code', async () => {
+    const holder = await createAgent(app.url, devnet.url, 4)
+    const wallets = [getAddress('0xc0ffee000000000000000000000000000000a001'), getAddress('0xc0ffee000000000000000000000000000000b002')]
+    for (const wallet of wallets) {
+      await holder.send({ to: devnet.info.contracts.token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [wallet, E18] }) })
+    }
+    const first = await postJson(`${app.url}/api/early/register`, { wallet: wallets[0], twitter: '@twin' })
+    const second = await postJson(`${app.url}/api/early/register`, { wallet: wallets[1], twitter: '@twin' })
+    assert.equal(first.status, 200, JSON.stringify(first.body))
+    assert.equal(second.status, 200, JSON.stringify(second.body))
+    assert.equal(first.body.referralCode, 'c0ffeetwin')
+    assert.notEqual(second.body.referralCode, first.body.referralCode)
+    for (const { body } of [first, second]) {
+      assert.match(body.referralCode, /^[a-z0-9]{6,16}$/, 'a code is a valid referralCode input')
+      assert.ok(body.referralLink.endsWith(`?ref=${body.referralCode}`))
+    }
+    // Registering again still returns each wallet's first registration.
+    assert.equal((await postJson(`${app.url}/api/early/register`, { wallet: wallets[1], twitter: '@twin' })).body.referralCode, second.body.referralCode)
+    assert.equal((await postJson(`${app.url}/api/early/register`, { wallet: wallets[0] })).body.referralCode, first.body.referralCode)
+    // A third with the same prefix and handle, referred by the first.
+    const third = getAddress('0xc0ffee000000000000000000000000000000c003')
+    await holder.send({ to: devnet.info.contracts.token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [third, E18] }) })
+    const referred = await postJson(`${app.url}/api/early/register`, { wallet: third, twitter: 'twin', referralCode: first.body.referralCode })
+    assert.equal(referred.status, 200, JSON.stringify(referred.body))
+    assert.equal(new Set([first.body.referralCode, second.body.referralCode, referred.body.referralCode]).size, 3)
+  })
+
+  test('an NFT without tokens opens the referral path; three portraits give instant access', async () => {
+    // The devnet deployer holds the minter role of the portrait NFT.
+    const minter = createWalletClient({ account: mnemonicToAccount(MNEMONIC, { addressIndex: 0 }), chain: (await createAgent(app.url, devnet.url, 4)).publicClient.chain, transport: http(devnet.url) })
+    const reader = (await createAgent(app.url, devnet.url, 4)).publicClient
+    const mintAbi = parseAbi(['function mint(address to, string uri) returns (uint256)'])
+    const mint = async (to: `0x${string}`) => {
+      const hash = await minter.writeContract({ address: devnet.info.contracts.nft, abi: mintAbi, functionName: 'mint', args: [to, 'ipfs://bafkreigh2akiscaildc'] })
+      assert.equal((await reader.waitForTransactionReceipt({ hash })).status, 'success')
+    }
+    const oneNft = getAddress('0x00000000000000000000000000000000000a11ce')
+    const threeNfts = getAddress('0x0000000000000000000000000000000000000b0b')
+    await mint(oneNft)
+    for (let i = 0; i < 3; i++) await mint(threeNfts)
+    for (const wallet of [oneNft, threeNfts]) {
+      assert.equal(await reader.readContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] }), 0n, 'no tokens')
+    }
+
+    const referral = await postJson(`${app.url}/api/early/register`, { wallet: oneNft })
+    assert.equal(referral.status, 200, JSON.stringify(referral.body))
+    assert.deepEqual(referral.body.eligibility, { hasTokens: false, nftCount: 1, instantAccess: false, path: 'referral' })
+    const instant = await postJson(`${app.url}/api/early/register`, { wallet: threeNfts, twitter: '@bob' })
+    assert.equal(instant.status, 200, JSON.stringify(instant.body))
+    assert.deepEqual(instant.body.eligibility, { hasTokens: false, nftCount: 3, instantAccess: true, path: 'instant' })
+    assert.equal(instant.body.message, 'Instant access granted.')
   })
 })
 

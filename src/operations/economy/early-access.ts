@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { erc20Abi } from 'viem'
+import { erc20Abi, keccak256, toBytes } from 'viem'
 import { defineOperation } from '../define.ts'
 import { addressIn, addressOut } from '../schemas.ts'
 import { AppError } from '../../errors/app-error.ts'
@@ -90,20 +90,24 @@ export const registerEarlyAccess = defineOperation({
         details: { tokenBalance: '0', nftCount: 0 },
       })
     }
-    const handle = (input.twitter ?? 'agent').replace(/^@/, '').toLowerCase().replace(/[^a-z0-9]/g, '')
-    const code = `${input.wallet.slice(2, 8).toLowerCase()}${handle.slice(0, 4) || 'agnt'}`
-    let row
+    let row: { referral_code: string } | undefined
     try {
-      // Registering twice keeps the first registration: the same code and the same path.
-      await ctx.db.query(
-        `INSERT INTO early_access (wallet, twitter, tweet_url, referral_code, referred_by, path) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (wallet) DO NOTHING`,
-        [input.wallet, input.twitter ?? null, input.tweetUrl ?? null, code, input.referralCode ?? null, eligibility.path],
-      )
-      row = (await ctx.db.query<{ referral_code: string }>('SELECT referral_code FROM early_access WHERE wallet = $1', [input.wallet])).rows[0]
+      // Registering twice keeps the first registration: the same code and the same path. A
+      // code another wallet already holds (same address prefix and handle) is not an error:
+      // the next candidate, longer, is tried.
+      for (const code of referralCodeCandidates(input.wallet, input.twitter)) {
+        await ctx.db.query(
+          `INSERT INTO early_access (wallet, twitter, tweet_url, referral_code, referred_by, path) VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT DO NOTHING`,
+          [input.wallet, input.twitter ?? null, input.tweetUrl ?? null, code, input.referralCode ?? null, eligibility.path],
+        )
+        row = (await ctx.db.query<{ referral_code: string }>('SELECT referral_code FROM early_access WHERE wallet = $1', [input.wallet])).rows[0]
+        if (row) break
+      }
     } catch (cause) {
       throw new AppError('UPSTREAM_FAILED', 'The registration store is unavailable; try again shortly.', { cause, retryable: true })
     }
+    if (!row) throw new AppError('INTERNAL_ERROR', 'internal error', { cause: new Error(`no free referral code for ${input.wallet}`) })
     const referralCode = row!.referral_code
     return {
       success: true,
@@ -115,3 +119,16 @@ export const registerEarlyAccess = defineOperation({
     }
   },
 })
+
+/**
+ * Referral codes for a wallet, first choice first: six hex characters of the address and four
+ * letters of the Twitter handle (`agen` without one); when taken by another wallet, more of
+ * the address (up to twelve characters), then twelve characters of a hash of the address and a
+ * counter. Deterministic, at most 16 characters of [a-z0-9], so every code is a valid input.
+ */
+export function* referralCodeCandidates(wallet: string, twitter?: string): Generator<string> {
+  const hex = wallet.slice(2).toLowerCase()
+  const handle = (twitter ?? 'agent').replace(/^@/, '').toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 4) || 'agnt'
+  for (const length of [6, 8, 10, 12]) yield `${hex.slice(0, length)}${handle}`
+  for (let i = 1; i <= 16; i++) yield `${keccak256(toBytes(`${hex}:${i}`)).slice(2, 14)}${handle}`
+}
