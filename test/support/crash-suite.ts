@@ -8,12 +8,14 @@ import { getJson, postJson } from './app.ts'
 import { createAgent, portraitBase64 } from './agent.ts'
 import { startServiceProcess } from './service-process.ts'
 import { createTestDatabase } from './postgres.ts'
+import { openDb } from '../../src/store/db.ts'
 
 const E18 = 10n ** 18n
 
 /**
  * The service is killed (SIGKILL) at a point of the saga, started again, and must finish
- * the owed portrait with exactly one settlement and one mint.
+ * the owed portrait with exactly one settlement and one mint. Before settlement (claimed,
+ * settle never called) the restarted worker settles; after it, it reads the chain.
  */
 export function crashSuite(database: 'pglite' | 'postgres') {
   let devnet: Awaited<ReturnType<typeof startTestDevnet>>
@@ -41,7 +43,18 @@ export function crashSuite(database: 'pglite' | 'postgres') {
     await rm(dataDir, { recursive: true, force: true })
   })
 
-  for (const [point, agentIndex] of [['after_settlement', 5], ['after_mint_broadcast', 6]] as const) {
+  /** Settlement transactions the service signed for this payer (rows of its sender's chain_txs), read once it is stopped. */
+  async function settleTxsOf(payer: string): Promise<number> {
+    const db = await openDb(pg ? { url: pg.url } : { dataDir: path.join(dataDir, 'db') })
+    try {
+      const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM chain_txs WHERE idempotency_key LIKE $1', [`settle:${payer.toLowerCase()}:%`])
+      return Number(rows[0]!.n)
+    } finally {
+      await db.close()
+    }
+  }
+
+  for (const [point, agentIndex] of [['before_settlement', 7], ['after_settlement', 5], ['after_mint_broadcast', 6]] as const) {
     test(`killed ${point.replaceAll('_', ' ')}, restarted, it finishes with one settlement and one mint`, async () => {
       const crashing = await startServiceProcess({ ...env(), FAULT_CRASH_AT: point })
       const agent = await createAgent(crashing.url, devnet.url, agentIndex)
@@ -72,6 +85,9 @@ export function crashSuite(database: 'pglite' | 'postgres') {
       } finally {
         await restarted.stop()
       }
+      // Counted where the service records what it signs, not only by the chain (which would
+      // refuse a reused nonce anyway).
+      assert.equal(await settleTxsOf(agent.address), 1, 'the service signed exactly one settlement')
     })
   }
 }
