@@ -52,10 +52,13 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
     if (appError.status >= 500) {
       request.log.error({ err: error, requestId: request.id }, 'request failed')
     }
+    // Every 5xx carries the request ID the log line above names; an internal error says no more.
     const body =
       appError.status >= 500 && appError.code === 'INTERNAL_ERROR'
         ? { error: { code: appError.code, message: 'internal error', details: { requestId: request.id } } }
-        : appError.toBody()
+        : appError.status >= 500
+          ? withRequestId(appError.toBody(), request.id)
+          : appError.toBody()
     reply.code(appError.status).type('application/json').send(body)
   })
 
@@ -104,6 +107,17 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
       const run = () => runOperationToBytes(ctx, op, input, meta)
       const response = ttlMs > 0 ? await ctx.cache.get(`${op.id}:${JSON.stringify(input)}`, ttlMs, run) : await run()
 
+      if (response.status >= 500) {
+        // A handler that answers a 5xx itself (e.g. a looksmaxx still running) gets the same
+        // request ID in its error body and in the log as a thrown error would.
+        request.log.warn({ requestId: request.id, status: response.status, operation: op.id }, 'request answered with a server error')
+        const bytes = requestIdInErrorBytes(response.bytes, request.id)
+        reply.code(response.status)
+        if (response.headers) reply.headers(response.headers)
+        reply.header('cache-control', 'no-store')
+        if (!response.headers?.['content-type']) reply.header('content-type', 'application/json; charset=utf-8')
+        return reply.send(bytes)
+      }
       reply.code(response.status)
       if (response.headers) reply.headers(response.headers)
       reply.header('cache-control', response.status === 200 ? cacheControl : 'no-store')
@@ -133,6 +147,23 @@ async function serveStream(request: FastifyRequest, reply: FastifyReply, streame
       if (!raw.writableEnded) raw.end()
     },
   })
+}
+
+type ErrorBody = { error: { code: string; message: string; details?: Record<string, unknown> } }
+
+function withRequestId<T extends ErrorBody>(body: T, requestId: string): T {
+  return { ...body, error: { ...body.error, details: { ...body.error.details, requestId } } }
+}
+
+/** Adds details.requestId to a serialized JSON error body; other bytes pass unchanged. */
+function requestIdInErrorBytes(bytes: Buffer, requestId: string): Buffer {
+  try {
+    const body = JSON.parse(bytes.toString('utf8')) as Partial<ErrorBody>
+    if (!body.error || typeof body.error !== 'object' || typeof body.error.code !== 'string') return bytes
+    return Buffer.from(JSON.stringify(withRequestId(body as ErrorBody, requestId)))
+  } catch {
+    return bytes
+  }
 }
 
 function matchesPath(template: string, path: string): boolean {

@@ -49,9 +49,12 @@ describe('when the RPC fails', () => {
     proxy.setMode('fail')
     try {
       for (const path of ['/api/price', '/api/stats', `/api/wallet?address=${devnet.info.accounts.demoHolder}`, '/api/x402/quote?ethAmount=1']) {
-        const { status, body } = await getJson(`${app.url}${path}`)
+        const { status, body, headers } = await getJson(`${app.url}${path}`)
         assert.equal(status, 502, path)
         assert.equal(body.error.code, 'UPSTREAM_FAILED', path)
+        // Every 5xx names its request, as the X-Request-Id header and the error log line do.
+        assert.match(body.error.details?.requestId ?? '', /^[0-9a-f-]{36}$/, `${path} carries details.requestId`)
+        assert.equal(body.error.details.requestId, headers.get('x-request-id'), path)
         assert.ok(!JSON.stringify(body).includes(proxy.url), 'the RPC URL is not leaked')
         assert.ok(!JSON.stringify(body).includes('at '), 'no stack')
       }
@@ -77,10 +80,42 @@ describe('when the DEX cannot quote', () => {
         const { status, body } = await getJson(`${broken.url}${route}`)
         assert.equal(status, 502, route)
         assert.equal(body.error.code, 'DEX_QUOTE_FAILED', route)
+        assert.match(body.error.details?.requestId ?? '', /^[0-9a-f-]{36}$/, `${route} carries details.requestId`)
       }
     } finally {
       await broken.stop()
       await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('every 5xx names its request', () => {
+  test('a 5xx a handler answers itself (not thrown) also carries details.requestId, without leaking anything else', async () => {
+    const { createHttpServer } = await import('../../src/http/server.ts')
+    const { defineOperation, respond } = await import('../../src/operations/define.ts')
+    const { z } = await import('zod')
+    const op = defineOperation({
+      id: 'answer_502',
+      method: 'GET',
+      path: '/test/answer-502',
+      summary: 'Answers 502 itself, as the looksmaxx POST does when its NFT is late.',
+      tags: ['test'],
+      input: z.object({}),
+      output: z.object({}),
+      errors: ['UPSTREAM_FAILED'],
+      handler: async () => respond(502, { error: { code: 'UPSTREAM_FAILED', message: 'Still working.', details: { statusUrl: '/x' } } }),
+    })
+    const server = createHttpServer(app.ctx, [op] as never)
+    await server.listen({ host: '127.0.0.1', port: 0 })
+    try {
+      const { port } = server.server.address() as { port: number }
+      const { status, body, headers } = await getJson(`http://127.0.0.1:${port}/test/answer-502`)
+      assert.equal(status, 502)
+      assert.equal(body.error.code, 'UPSTREAM_FAILED')
+      assert.equal(body.error.details.statusUrl, '/x', 'the handler details are kept')
+      assert.equal(body.error.details.requestId, headers.get('x-request-id'))
+    } finally {
+      await server.close()
     }
   })
 })
