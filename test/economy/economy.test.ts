@@ -96,6 +96,26 @@ describe('gasless burn', () => {
   })
 })
 
+describe('gasless burn without enough approval', () => {
+  test('enough balance but too small an approval is 400 INSUFFICIENT_BALANCE, and nothing is sent', async () => {
+    const holder = await createAgent(app.url, devnet.url, 4)
+    await holder.send({ to: devnet.info.contracts.token, data: approveRelayer(225_000n * E18 - 1n) })
+    const prepared = (await getJson(`${app.url}/api/gasless/burn?address=${holder.address}`)).body
+    assert.equal(prepared.balance.sufficient, true)
+    assert.equal(prepared.approval.status, 'needed')
+    assert.equal(prepared.ready, false)
+    const balance = await holder.coinBalance()
+    const relayer = app.ctx.economy.relayer.address
+    const sent = await rpc('eth_getTransactionCount', [relayer, 'pending'])
+    const refused = await postJson(`${app.url}/api/gasless/burn`, await signBurn(holder, prepared.signTypedData))
+    assert.equal(refused.status, 400)
+    assert.equal(refused.body.error.code, 'INSUFFICIENT_BALANCE')
+    assert.match(refused.body.error.message, /approve/i)
+    assert.equal(await rpc('eth_getTransactionCount', [relayer, 'pending']), sent, 'no relay sent')
+    assert.equal(await holder.coinBalance(), balance)
+  })
+})
+
 describe('gasless burn after a reverted relay', () => {
   test('a relay that reverts is 500 RELAY_FAILED; that signature stays that relay; a new signature for the same nonce relays and burns once', async () => {
     const burner = await createAgent(app.url, devnet.url, 5)
