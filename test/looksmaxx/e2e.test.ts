@@ -121,12 +121,27 @@ test('the plan for a wallet without tokens is swap, burn, fund transfer, submit'
   assert.equal(status, 200)
   assert.deepEqual(body.steps.map((s: any) => [s.step, s.action, s.skip]), [[1, 'swap', false], [2, 'burn', false], [3, 'tren_fund', false], [4, 'submit', false]])
   assert.equal(body.currentState.tokensNeeded, 225000)
-  // Sending the plan's transactions as they are gets the wallet ready to submit.
-  for (const step of body.steps.slice(0, 3)) {
-    await fresh.send({ to: step.transaction.to, data: step.transaction.data, value: BigInt(step.transaction.value) })
-  }
-  const after = await getJson(`${app.url}/api/agent/looksmaxx?wallet=${fresh.address}`)
-  assert.ok(after.body.currentState.coinBalance >= 0)
+  // The plan's transactions, sent as they are, do what it promises: the swap buys enough
+  // tokens, the two transfers are a valid burn, and the submit step redeems them for an NFT.
+  const [swap, burn, fund, submit] = body.steps
+  await fresh.send({ to: swap.transaction.to, data: swap.transaction.data, value: BigInt(swap.transaction.value) })
+  assert.ok((await fresh.coinBalance()) >= 225_000n * E18, 'the swap step bought the 225,000 tokens')
+  const ready = await getJson(`${app.url}/api/agent/looksmaxx?wallet=${fresh.address}`)
+  assert.equal(ready.body.currentState.hasEnoughTokens, true)
+  assert.equal(ready.body.currentState.tokensNeeded, 0)
+  assert.equal(ready.body.steps[0].skip, true, 'no second swap is planned')
+  const coins = await fresh.coinBalance()
+  const burnTxHash = await fresh.send({ to: burn.transaction.to, data: burn.transaction.data, value: BigInt(burn.transaction.value) })
+  const devTxHash = await fresh.send({ to: fund.transaction.to, data: fund.transaction.data, value: BigInt(fund.transaction.value) })
+  assert.equal(coins - (await fresh.coinBalance()), 225_000n * E18, 'the two transfers moved the 225,000 tokens')
+  const usdm = await fresh.usdmBalance()
+  const redeemed = await postJson(submit.postRequest.url, {
+    burnTxHash, devTxHash, burnerAddress: fresh.address, image, imageType: 'image/jpeg',
+    paymentPayload: await fresh.signPayment(submit.postRequest.paymentRequirements),
+  })
+  assert.equal(redeemed.status, 200, JSON.stringify(redeemed.body))
+  assert.equal(await fresh.ownerOf(BigInt(redeemed.body.tokenId)), fresh.address, 'the plan ends in an NFT of the wallet')
+  assert.equal(usdm - (await fresh.usdmBalance()), E18)
   assert.equal(body.steps[3].postRequest.url, `${app.url}/api/x402/looksmaxx`)
   const holder = await getJson(`${app.url}/api/agent/looksmaxx?wallet=${devnet.info.accounts.demoHolder}`)
   assert.equal(holder.body.steps[0].skip, true)
