@@ -2,14 +2,13 @@
  * GET /api/price and GET /api/stats at 100 connections, next to a bare Fastify route that
  * returns the same bytes, measured in the same run. Usage: npm run bench -- http-reads
  */
-import Fastify from 'fastify'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { startDevnet } from '../src/devnet/start-devnet.ts'
 import { loadConfig } from '../src/config/load.ts'
 import { createApp } from '../src/app.ts'
-import { runLoad, table } from './support.ts'
+import { ratio, runBaseline, runLoad, table } from './support.ts'
 
 export async function benchHttpReads(seconds = 8) {
   const devnet = await startDevnet({ host: '127.0.0.1', port: 0 })
@@ -20,12 +19,7 @@ export async function benchHttpReads(seconds = 8) {
   try {
     for (const route of ['/api/price', '/api/stats']) {
       const bytes = Buffer.from(await (await fetch(`${url}${route}`)).arrayBuffer())
-      const baseline = Fastify()
-      baseline.get('/', async (_req, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(bytes))
-      await baseline.listen({ host: '127.0.0.1', port: 0 })
-      const baseAddr = baseline.server.address() as { port: number }
-      const base = await runLoad(`http://127.0.0.1:${baseAddr.port}/`, { seconds })
-      await baseline.close()
+      const base = await runBaseline(bytes, seconds)
       const service = await runLoad(`${url}${route}`, { seconds })
       rows.push(
         { route: `bare Fastify, same ${bytes.length} bytes`, 'req/s': base.requestsPerSec, 'p99 ms': base.p99Ms, ratio: '1.00', non2xx: base.non2xx },
@@ -33,7 +27,7 @@ export async function benchHttpReads(seconds = 8) {
           route: `${route} (cache on)`,
           'req/s': service.requestsPerSec,
           'p99 ms': service.p99Ms,
-          ratio: (service.requestsPerSec / base.requestsPerSec).toFixed(2),
+          ratio: ratio(service, base),
           non2xx: service.non2xx,
         },
       )

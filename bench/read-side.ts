@@ -1,8 +1,8 @@
 /**
  * GET /api/gallery and GET /api/chadboard with 10,000 portraits from 1,000 burners in the
- * database, at 100 connections, next to a bare Fastify route returning the same bytes.
+ * database, at 100 connections, cache on and off, next to a bare Fastify route returning the same
+ * bytes and to the foundation benchmark's baseline (a bare route serving /api/stats's bytes).
  */
-import Fastify from 'fastify'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -11,14 +11,18 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { startDevnet } from '../src/devnet/start-devnet.ts'
 import { loadConfig } from '../src/config/load.ts'
 import { createApp } from '../src/app.ts'
-import { runLoad, table } from './support.ts'
+import { ratio, runBaseline, runLoad, table, type LoadResult } from './support.ts'
 
 export async function benchReadSide(seconds = 8, env: Record<string, string> = {}) {
   const devnet = await startDevnet({ host: '127.0.0.1', port: 0 })
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-bench-'))
-  const app = await createApp(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', RPC_URL: devnet.url, DATA_DIR: dataDir, ...env }))
-  const url = await app.listen()
-  await app.ctx.indexer.stop()
+  const serve = async (cacheTtlSeconds?: number) => {
+    const app = await createApp(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', RPC_URL: devnet.url, DATA_DIR: dataDir, ...env, ...(cacheTtlSeconds === undefined ? {} : { CACHE_TTL_SECONDS: String(cacheTtlSeconds) }) }))
+    const url = await app.listen()
+    await app.ctx.indexer.stop()
+    return { app, url }
+  }
+  let { app, url } = await serve()
   const rows: Array<Record<string, string | number>> = []
   try {
     // 10,000 portraits from 1,000 burners, as the pipeline records them.
@@ -38,18 +42,28 @@ export async function benchReadSide(seconds = 8, env: Record<string, string> = {
         params,
       )
     }
-    for (const route of ['/api/gallery?limit=50', '/api/chadboard']) {
+    // The foundation benchmark's baseline: a bare route serving /api/stats's bytes.
+    const foundation = await runBaseline(Buffer.from(await (await fetch(`${url}/api/stats`)).arrayBuffer()), seconds)
+    rows.push({ route: `bare Fastify, /api/stats bytes (foundation baseline)`, 'req/s': foundation.requestsPerSec, 'p99 ms': foundation.p99Ms, 'vs same bytes': '', 'vs foundation': '1.00', non2xx: foundation.non2xx })
+    const routes = ['/api/gallery?limit=50', '/api/chadboard']
+    const baselines = new Map<string, LoadResult>()
+    for (const route of routes) {
       const bytes = Buffer.from(await (await fetch(`${url}${route}`)).arrayBuffer())
-      const baseline = Fastify()
-      baseline.get('/', async (_req, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(bytes))
-      await baseline.listen({ host: '127.0.0.1', port: 0 })
-      const base = await runLoad(`http://127.0.0.1:${(baseline.server.address() as { port: number }).port}/`, { seconds })
-      await baseline.close()
-      const service = await runLoad(`${url}${route}`, { seconds })
-      rows.push(
-        { route: `bare Fastify, same ${bytes.length} bytes`, 'req/s': base.requestsPerSec, 'p99 ms': base.p99Ms, ratio: '1.00', non2xx: base.non2xx },
-        { route, 'req/s': service.requestsPerSec, 'p99 ms': service.p99Ms, ratio: (service.requestsPerSec / base.requestsPerSec).toFixed(2), non2xx: service.non2xx },
-      )
+      const base = await runBaseline(bytes, seconds)
+      baselines.set(route, base)
+      rows.push({ route: `bare Fastify, same ${bytes.length} bytes`, 'req/s': base.requestsPerSec, 'p99 ms': base.p99Ms, 'vs same bytes': '1.00', 'vs foundation': ratio(base, foundation), non2xx: base.non2xx })
+    }
+    for (const cache of ['on', 'off'] as const) {
+      // Off: the same database served again with CACHE_TTL_SECONDS=0, so every request runs
+      // the handler, its queries (and the chadboard's multicall).
+      if (cache === 'off') {
+        await app.close()
+        ;({ app, url } = await serve(0))
+      }
+      for (const route of routes) {
+        const service = await runLoad(`${url}${route}`, { seconds })
+        rows.push({ route: `${route} (cache ${cache})`, 'req/s': service.requestsPerSec, 'p99 ms': service.p99Ms, 'vs same bytes': ratio(service, baselines.get(route)!), 'vs foundation': ratio(service, foundation), non2xx: service.non2xx })
+      }
     }
   } finally {
     await app.close()

@@ -39,3 +39,21 @@ export function table(rows: Array<Record<string, string | number>>): string {
     ...rows.map((row) => `| ${keys.map((k) => row[k]).join(' | ')} |`),
   ].join('\n')
 }
+
+/**
+ * Load on a bare Fastify route returning these bytes: what any route of that size can reach
+ * on this machine now, the baseline every ratio is taken against.
+ */
+export async function runBaseline(bytes: Buffer, seconds: number): Promise<LoadResult> {
+  const { default: Fastify } = await import('fastify')
+  const baseline = Fastify()
+  baseline.get('/', async (_req, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(bytes))
+  await baseline.listen({ host: '127.0.0.1', port: 0 })
+  try {
+    return await runLoad(`http://127.0.0.1:${(baseline.server.address() as { port: number }).port}/`, { seconds })
+  } finally {
+    await baseline.close()
+  }
+}
+
+export const ratio = (result: LoadResult, base: LoadResult) => (result.requestsPerSec / base.requestsPerSec).toFixed(2)
