@@ -1,9 +1,12 @@
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadConfig, ConfigError, type Config } from './config/load.ts'
 import { createApp } from './app.ts'
+
+/** The devnet this process spawned while it is still booting (Ctrl-C then stops it too). */
+let bootingDevnet: ChildProcess | undefined
 
 /** What `devnet_info` answers, as far as this file cares. */
 type DevnetHandle = { bootId: string }
@@ -94,7 +97,9 @@ async function ensureDevnet(config: Config): Promise<{ rpcUrl: string; started: 
   })
   closeSync(out)
   child.unref()
+  bootingDevnet = child
   const info = await waitForDevnet(rpcUrl, 120_000, () => child.exitCode === null && child.signalCode === null)
+  bootingDevnet = undefined
   if (!info) {
     if (child.exitCode === null) child.kill('SIGTERM')
     throw new Error(`The devnet did not come up on ${rpcUrl}; see ${logFile}.`)
@@ -122,8 +127,16 @@ async function stopDevnet(config: Config): Promise<boolean> {
   return true
 }
 
+/** Before the service is up: Ctrl-C quits everything, SIGTERM leaves a booting devnet to finish. */
+function onSignalWhileStarting(signal: NodeJS.Signals) {
+  if (signal === 'SIGINT') bootingDevnet?.kill('SIGTERM')
+  process.exit(signal === 'SIGINT' ? 130 : 143)
+}
+
 async function main() {
   const started = Date.now()
+  process.on('SIGINT', onSignalWhileStarting)
+  process.on('SIGTERM', onSignalWhileStarting)
   let config: Config
   try {
     config = loadConfig()
@@ -189,6 +202,8 @@ async function main() {
     }
     process.exit(0)
   }
+  process.off('SIGINT', onSignalWhileStarting)
+  process.off('SIGTERM', onSignalWhileStarting)
   process.on('SIGINT', () => void stop('SIGINT'))
   process.on('SIGTERM', () => void stop('SIGTERM'))
 }

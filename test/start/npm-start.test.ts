@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -107,6 +107,7 @@ test('npm start with no configuration: devnet beside the service, quote buys tok
   assert.match(first.ready.msg, new RegExp(url.replace(/\./g, '\\.')))
   assert.ok(first.ready.msg.includes(rpc), 'the ready message names the RPC URL')
   t.diagnostic(`npm start readiness (fresh devnet + service, readyMs as logged): ${first.ready.readyMs} ms`)
+  assert.ok(existsSync(path.join(dataDir, 'devnet.log')), 'the devnet writes its output to DATA_DIR/devnet.log')
   assert.ok((await fetch(first.ready.openapi)).ok)
 
   // 2. A script from outside buys tokens with the quote's transaction, through the announced chain.rpc.
