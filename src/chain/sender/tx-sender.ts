@@ -233,6 +233,8 @@ export function createTxSender(deps: { db: Db; chain: Chain; account: LocalAccou
 
   /** When each key was last sent by this process (re-sends are spaced, not repeated each poll). */
   const lastTry = new Map<string, number>()
+  /** Keys whose nonce another transaction used (reported once). */
+  const foreign = new Set<string>()
 
   /**
    * One look at a transaction without a final state: its receipt is recorded when any signed
@@ -243,6 +245,18 @@ export function createTxSender(deps: { db: Db; chain: Chain; account: LocalAccou
     const { receipt, signedAgoMs } = await findReceipt(row.idempotency_key)
     if (receipt) return { row: await record(row, receipt), receipt }
     if (signedAgoMs > options.stuckAfterMs) {
+      // A nonce the chain has already used, by none of our versions (read after the nonce, so
+      // one mined meanwhile is seen): another transaction took it. Replacing cannot help.
+      const used = await client.getTransactionCount({ address: account.address, blockTag: 'latest' }).catch(() => undefined)
+      if (used !== undefined && used > Number(row.nonce)) {
+        const late = await findReceipt(row.idempotency_key)
+        if (late.receipt) return { row: await record(row, late.receipt), receipt: late.receipt }
+        if (!foreign.has(row.idempotency_key)) {
+          foreign.add(row.idempotency_key)
+          log.error({ nonce: Number(row.nonce), key: row.idempotency_key }, 'the nonce of a stored transaction was used by another transaction of the key: not replaced')
+        }
+        return { row }
+      }
       const replaced = await replace(row).catch((error) => {
         log.warn({ err: error, nonce: Number(row.nonce) }, 'could not replace a stuck transaction yet')
         return row
