@@ -134,7 +134,6 @@ function onSignalWhileStarting(signal: NodeJS.Signals) {
 }
 
 async function main() {
-  const started = Date.now()
   process.on('SIGINT', onSignalWhileStarting)
   process.on('SIGTERM', onSignalWhileStarting)
   let config: Config
@@ -182,7 +181,8 @@ async function main() {
       rpc: app.ctx.chain.info.rpc,
       openapi: `${url}/.well-known/openapi.json`,
       mcp: `${url}/api/mcp`,
-      readyMs: Date.now() - started,
+      // From the start of this process (module loading included), not from main().
+      readyMs: Math.round(process.uptime() * 1000),
       ...(devnet ? { devnet: { started: devnet.started, log: devnet.log } } : {}),
     },
     `service ready at ${url} (chain ${app.ctx.chain.info.chainId} at ${app.ctx.chain.info.rpc}); ` +

@@ -15,7 +15,7 @@ const MNEMONIC = 'test test test test test test test test test test test junk'
 const mainEntry = fileURLToPath(new URL('../../src/main.ts', import.meta.url))
 
 type ReadyLine = { url: string; rpc: string; openapi: string; mcp: string; readyMs: number; msg: string }
-type Service = { child: ChildProcess; ready: ReadyLine; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; output: string[] }
+type Service = { child: ChildProcess; ready: ReadyLine; wallMs: number; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; output: string[] }
 
 /** `npm start` as a user runs it: `node --import tsx src/main.ts`, no configuration but ports and DATA_DIR. */
 async function npmStart(env: Record<string, string>): Promise<Service> {
@@ -24,6 +24,7 @@ async function npmStart(env: Record<string, string>): Promise<Service> {
     // Nothing of the test runner's own configuration may leak in: this is the no-configuration start.
     if (/^(RPC_URL|PUBLIC_RPC_URL|CONTRACTS_FILE|DATABASE_URL|REDIS_URL|PUBLIC_BASE_URL|FACILITATOR_URL|IMAGE_PROVIDER|IPFS_PROVIDER)$/.test(key)) delete base[key]
   }
+  const spawnedAt = Date.now()
   const child = spawn(process.execPath, ['--import', 'tsx', mainEntry], {
     env: { ...base, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,7 +46,7 @@ async function npmStart(env: Record<string, string>): Promise<Service> {
     })
     void exited.then(({ code, signal }) => reject(new Error(`the service exited (${code ?? signal}) before it was ready:\n${output.join('\n')}`)))
   })
-  return { child, ready, exited, output }
+  return { child, ready, wallMs: Date.now() - spawnedAt, exited, output }
 }
 
 async function rpcAnswers(rpcUrl: string): Promise<boolean> {
@@ -106,7 +107,7 @@ test('npm start with no configuration: devnet beside the service, quote buys tok
   assert.equal(first.ready.mcp, `${url}/api/mcp`)
   assert.match(first.ready.msg, new RegExp(url.replace(/\./g, '\\.')))
   assert.ok(first.ready.msg.includes(rpc), 'the ready message names the RPC URL')
-  t.diagnostic(`npm start readiness (fresh devnet + service, readyMs as logged): ${first.ready.readyMs} ms`)
+  t.diagnostic(`npm start readiness (fresh devnet + service, readyMs as logged): ${first.ready.readyMs} ms; process spawn to ready line: ${first.wallMs} ms`)
   assert.ok(existsSync(path.join(dataDir, 'devnet.log')), 'the devnet writes its output to DATA_DIR/devnet.log')
   assert.ok((await fetch(first.ready.openapi)).ok)
 
@@ -138,7 +139,7 @@ test('npm start with no configuration: devnet beside the service, quote buys tok
   const second = await npmStart(env)
   services.push(second)
   assert.equal(second.ready.rpc, rpc)
-  t.diagnostic(`npm start readiness (reusing the running devnet): ${second.ready.readyMs} ms`)
+  t.diagnostic(`npm start readiness (reusing the running devnet): ${second.ready.readyMs} ms; process spawn to ready line: ${second.wallMs} ms`)
   const walletView = (await (await fetch(`${url}/api/wallet?address=${account.address}`)).json()) as { balances: { coinWei: string } }
   assert.equal(walletView.balances.coinWei, bought.toString(), 'the restarted service sees the tokens bought before the restart')
   assert.equal(await balanceOf(), bought)
