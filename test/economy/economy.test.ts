@@ -173,6 +173,28 @@ describe('gasless burn after a reverted relay', () => {
   })
 })
 
+describe('the relayer key after a request gave up', () => {
+  test('the service records the outcome of a transaction nobody waits for any more', async () => {
+    const sender = app.ctx.economy.relayer
+    await rpc('evm_setAutomine', [false])
+    try {
+      await assert.rejects(sender.sendAndWait({ key: 'test:gave-up', to: '0x000000000000000000000000000000000000bEEF', data: '0x', value: 1n }, { timeoutMs: 100 }))
+      assert.equal((await sender.find('test:gave-up'))?.status, 'broadcast')
+      await rpc('evm_mine')
+    } finally {
+      await rpc('evm_setAutomine', [true])
+    }
+    let record = await sender.find('test:gave-up')
+    for (let i = 0; i < 100 && record?.status === 'broadcast'; i++) {
+      await new Promise((r) => setTimeout(r, 100))
+      record = await sender.find('test:gave-up')
+    }
+    assert.equal(record?.status, 'mined')
+    const receipt = (await rpc('eth_getTransactionReceipt', [record!.txHash])) as { blockNumber: string }
+    assert.equal(record!.blockNumber, Number(receipt.blockNumber))
+  })
+})
+
 describe('referral agents', () => {
   test('register with the returned calldata; a user burns with the referral calldata; the agent earns 11,250; the burn redeems', async () => {
     const agent = await createAgent(app.url, devnet.url, 8)
