@@ -60,9 +60,12 @@ export async function benchLooksmaxx(sequential = 50, concurrent = 20) {
     for (const row of rows) bySubmission.set(row.submission_id, [...(bySubmission.get(row.submission_id) ?? []), { step: row.step, at: new Date(row.at).getTime() }])
     const gaps = new Map<string, number[]>()
     for (const steps of bySubmission.values()) {
-      for (let i = 1; i < steps.length; i++) gaps.set(steps[i]!.step, [...(gaps.get(steps[i]!.step) ?? []), steps[i]!.at - steps[i - 1]!.at])
+      for (let i = 1; i < steps.length; i++) {
+        const gap = `${steps[i - 1]!.step} → ${steps[i]!.step}`
+        gaps.set(gap, [...(gaps.get(gap) ?? []), steps[i]!.at - steps[i - 1]!.at])
+      }
     }
-    const stepRows = [...gaps].map(([step, values]) => ({ step: `claimed → ${step}`, 'median ms': percentile(values.sort((a, b) => a - b), 50) }))
+    const stepRows = [...gaps].map(([step, values]) => ({ step, 'median ms': percentile(values.sort((a, b) => a - b), 50) }))
     const started = performance.now()
     const results = await Promise.all(bodies.map((body) => postJson(`${url}/api/x402/looksmaxx`, body)))
     const elapsed = (performance.now() - started) / 1000

@@ -53,13 +53,13 @@ export async function submitPortrait(ctx: Context, request: PortraitRequest): Pr
 
   // The independent checks run together; the first refusal wins, in the order a user fixes them.
   const requirements = request.payment ? looksmaxxRequirements(ctx) : undefined
-  if (request.payment && requirements) refuseLongLivedPayment(request.payment, requirements)
   const [portrait, verdict, evidence] = await Promise.allSettled([
     parsePortrait(request.image, request.imageType),
     request.payment && requirements ? pipeline.facilitator.verify(request.payment, requirements) : Promise.resolve(undefined),
     readBurnEvidence(ctx.chain, request.burnTxHash, request.devTxHash),
   ])
   if (portrait.status === 'rejected') throw portrait.reason
+  if (request.payment && requirements) refuseLongLivedPayment(request.payment, requirements)
   if (verdict.status === 'rejected') throw verdict.reason
   if (verdict.value && !verdict.value.isValid) {
     throw new AppError('PAYMENT_REQUIRED', `The payment is not valid: ${verdict.value.invalidReason}. Nothing was consumed.`, {
