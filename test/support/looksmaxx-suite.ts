@@ -48,7 +48,9 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     app = await startTestApp({
       rpcUrl: devnet.url,
       database,
-      env: { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50', LOOKSMAXX_WAIT_SECONDS: '4' },
+      // The POST's wait is short enough for the "generator down" test to meet the 502, and
+      // leaves a wide margin for the quick retries of the other tests to finish inside it.
+      env: { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50', LOOKSMAXX_WAIT_SECONDS: '8' },
       images: flaky,
     })
     // The app's own facilitator, observed: every settle call is counted, and a test may act
