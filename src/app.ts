@@ -143,7 +143,6 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     confirmations: config.CONFIRMATIONS,
     pollMs: config.INDEXER_POLL_MS,
     pageSize: config.INDEXER_PAGE_SIZE,
-    gatewayUrl: (cid) => ipfs.gatewayUrl(cid),
   })
   const ctx: Context = {
     config,

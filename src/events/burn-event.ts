@@ -2,7 +2,7 @@ import type { Queryable } from '../store/db.ts'
 
 /**
  * The payload of a `burn` event, one shape whoever reports it: the pipeline when it records a
- * mint, or the indexer when it sees one on chain. Fields unknown for a mint the service did not
+ * mint, or the indexer when it sees a mint the service did not make. Fields unknown for a mint the service did not
  * make (an image it never pinned) are null rather than missing.
  */
 export type BurnEventData = {
@@ -39,26 +39,16 @@ export function burnEventOfForeignMint(mint: { txHash: string; to: string; token
 }
 
 /**
- * What the indexer should say of a mint it sees: the portrait's event once the pipeline has
- * recorded it; nothing while the mint is the service's own but not yet recorded (the pipeline
- * reports it as it records, with the image); the chain's view when the service never sent it.
+ * Whether the service made this mint: recorded as a portrait, or a transaction its sender
+ * stored (before broadcasting it, so a mint the pipeline has not recorded yet counts too).
+ * The pipeline announces its own mints, stored with the mint in one transaction.
  */
-export async function classifyMint(db: Queryable, mint: { txHash: string; tokenId: bigint }) {
-  const { rows } = await db.query<{ burn_tx_hash: string; burner: string; token_id: string; image_cid: string; source: string; minted_at: Date }>(
-    'SELECT burn_tx_hash, burner, token_id, image_cid, source, minted_at FROM portraits WHERE token_id = $1 AND lower(mint_tx_hash) = lower($2)',
-    [mint.tokenId.toString(), mint.txHash],
-  )
-  const portrait = rows[0]
-  if (portrait) {
-    return {
-      kind: 'recorded' as const,
-      portrait: { burnTxHash: portrait.burn_tx_hash, burner: portrait.burner, tokenId: portrait.token_id, imageCid: portrait.image_cid, source: portrait.source, mintedAt: new Date(portrait.minted_at) },
-    }
-  }
-  const { rows: ours } = await db.query(
-    `SELECT 1 FROM chain_txs WHERE lower(tx_hash) = lower($1)
+export async function isServiceMint(db: Queryable, mintTxHash: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM portraits WHERE lower(mint_tx_hash) = lower($1)
+     UNION ALL SELECT 1 FROM chain_txs WHERE lower(tx_hash) = lower($1)
      UNION ALL SELECT 1 FROM chain_tx_attempts WHERE lower(tx_hash) = lower($1) LIMIT 1`,
-    [mint.txHash],
+    [mintTxHash],
   )
-  return ours.length ? { kind: 'pending' as const } : { kind: 'foreign' as const }
+  return rows.length > 0
 }

@@ -7,7 +7,7 @@ import type { Db, Queryable } from '../store/db.ts'
 import type { EventBus } from '../adapters/bus/port.ts'
 import { decodeIndexedLogs } from './decode-logs.ts'
 import { publishEvent } from '../events/publish-event.ts'
-import { burnEventKey, burnEventOfForeignMint, burnEventOfPortrait, classifyMint } from '../events/burn-event.ts'
+import { burnEventKey, burnEventOfForeignMint, isServiceMint } from '../events/burn-event.ts'
 import { rpcFailed } from '../chain/upstream-error.ts'
 
 const CURSOR = 'main'
@@ -33,7 +33,6 @@ export type IndexerOptions = {
   pollMs: number
   /** Largest eth_getLogs range; halved when the RPC refuses a range. */
   pageSize: number
-  gatewayUrl(cid: string): string
 }
 
 /**
@@ -156,15 +155,11 @@ export function createIndexer(options: IndexerOptions): Indexer {
       await tx.query('DELETE FROM indexed_blocks WHERE number < $1', [(to - BigInt(KEEP_BLOCKS)).toString()])
       await saveCursor(tx, to, blocks.get(to)!.hash!)
     })
-    // Every mint reaches the stream once, deduplicated by token ID with the pipeline's own
-    // report: the indexer covers a pipeline that died between recording a mint and announcing it.
+    // Mints the service did not make (another deployment, a script) reach the stream too, in
+    // the shape of the pipeline's burn events; the pipeline announces its own.
     for (const mint of mints) {
-      const at = time(mint.blockNumber)
-      const seen = await classifyMint(db, { txHash: mint.txHash, tokenId: mint.tokenId })
-      if (seen.kind === 'pending') continue
-      const data = seen.kind === 'recorded'
-        ? burnEventOfPortrait(seen.portrait, options.gatewayUrl)
-        : burnEventOfForeignMint({ txHash: mint.txHash, to: mint.to, tokenId: mint.tokenId, at })
+      if (await isServiceMint(db, mint.txHash)) continue
+      const data = burnEventOfForeignMint({ txHash: mint.txHash, to: mint.to, tokenId: mint.tokenId, at: time(mint.blockNumber) })
       await publishEvent(options, 'burn', data, burnEventKey(mint.tokenId)).catch((error) => log.warn({ err: error }, 'could not publish an indexed mint'))
     }
   }

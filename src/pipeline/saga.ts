@@ -6,7 +6,8 @@ import { settlePayment } from './steps/settle-payment.ts'
 import { generatePortrait } from './steps/generate-portrait.ts'
 import { pinMetadata } from './steps/pin-metadata.ts'
 import { mintPortrait } from './steps/mint-portrait.ts'
-import { publishEvent } from '../events/publish-event.ts'
+import { insertEvent } from '../store/events.ts'
+import { burnEventKey, burnEventOfPortrait } from '../events/burn-event.ts'
 import { countPortraits } from '../store/portraits.ts'
 
 /** The payment was refused: the claim is released and nothing was consumed. */
@@ -58,7 +59,9 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
         case 'pinned': {
           const { tokenId, mintTxHash } = await mintPortrait(deps, submission)
           const current = submission
-          submission = await deps.db.transaction(async (tx) => {
+          // The burn and stats events are stored in the transaction that records the mint (an
+          // outbox): a crash after it cannot lose them; they are fanned out once committed.
+          const recorded = await deps.db.transaction(async (tx) => {
             await insertPortrait(tx, {
               tokenId,
               burner: current.burner,
@@ -70,9 +73,18 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
               mintTxHash,
               source: current.source,
             })
-            return recordStep(tx, current.id, 'minted', { status: 'minted', tokenId, mintTxHash }, { tokenId: tokenId.toString(), mintTxHash })
+            const minted = await recordStep(tx, current.id, 'minted', { status: 'minted', tokenId, mintTxHash }, { tokenId: tokenId.toString(), mintTxHash })
+            const burn = burnEventOfPortrait({ ...current, imageCid: current.imageCid!, tokenId, mintedAt: new Date() }, deps.ipfs.gatewayUrl)
+            const events = [
+              await insertEvent(tx, 'burn', burn, burnEventKey(tokenId)),
+              await insertEvent(tx, 'stats', { totalBurns: await countPortraits(tx) }),
+            ]
+            return { minted, events }
           })
-          await publishBurn(deps, submission).catch((error) => deps.log.warn({ err: error }, 'could not publish the burn event'))
+          submission = recorded.minted
+          for (const event of recorded.events) {
+            if (event) await deps.bus.publish(event).catch((error) => deps.log.warn({ err: error }, 'could not fan out an event'))
+          }
           break
         }
       }
@@ -81,25 +93,6 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
   } finally {
     deps.early.delete(start.burnTxHash)
   }
-}
-
-/** A `burn` event with the gallery entry, then a `stats` event with the new count. */
-async function publishBurn(deps: PipelineDeps, submission: Submission) {
-  await publishEvent(
-    deps,
-    'burn',
-    {
-      txHash: submission.burnTxHash,
-      burner: submission.burner,
-      tokenId: submission.tokenId!.toString(),
-      cid: submission.imageCid,
-      ipfsUrl: deps.ipfs.gatewayUrl(submission.imageCid!),
-      source: submission.source,
-      timestamp: new Date().toISOString(),
-    },
-    `burn:${submission.tokenId}`,
-  )
-  await publishEvent(deps, 'stats', { totalBurns: await countPortraits(deps.db) })
 }
 
 export function backoffMs(attempts: number, retry: PipelineDeps['retry']): number {

@@ -43,12 +43,16 @@ export function crashSuite(database: 'pglite' | 'postgres') {
     await rm(dataDir, { recursive: true, force: true })
   })
 
-  /** Settlement transactions the service signed for this payer (rows of its sender's chain_txs), read once it is stopped. */
-  async function settleTxsOf(payer: string): Promise<number> {
+  /**
+   * Read once the service is stopped: the settlement transactions it signed for this payer
+   * (rows of its sender's chain_txs), and the burn events stored for the token.
+   */
+  async function recordsOf(payer: string, tokenId: string) {
     const db = await openDb(pg ? { url: pg.url } : { dataDir: path.join(dataDir, 'db') })
     try {
       const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM chain_txs WHERE idempotency_key LIKE $1', [`settle:${payer.toLowerCase()}:%`])
-      return Number(rows[0]!.n)
+      const events = await db.query<{ data: any }>("SELECT data FROM events WHERE type = 'burn' AND data->>'tokenId' = $1", [tokenId])
+      return { settlements: Number(rows[0]!.n), burnEvents: events.rows.map((r) => (typeof r.data === 'string' ? JSON.parse(r.data) : r.data)) }
     } finally {
       await db.close()
     }
@@ -67,8 +71,8 @@ export function crashSuite(database: 'pglite' | 'postgres') {
       assert.equal(await crashing.exited, null, 'killed by a signal')
 
       const restarted = await startServiceProcess(env())
+      let status: any
       try {
-        let status: any
         for (let i = 0; i < 150; i++) {
           status = (await getJson(`${restarted.url}/api/x402/looksmaxx/${burnTxHash}`)).body
           if (status.status === 'minted') break
@@ -87,7 +91,11 @@ export function crashSuite(database: 'pglite' | 'postgres') {
       }
       // Counted where the service records what it signs, not only by the chain (which would
       // refuse a reused nonce anyway).
-      assert.equal(await settleTxsOf(agent.address), 1, 'the service signed exactly one settlement')
+      const records = await recordsOf(agent.address, status.result.tokenId)
+      assert.equal(records.settlements, 1, 'the service signed exactly one settlement')
+      assert.equal(records.burnEvents.length, 1, 'the stream got the portrait once')
+      assert.equal(records.burnEvents[0].cid, status.result.ipfsCid)
+      assert.equal(records.burnEvents[0].txHash, burnTxHash)
     })
   }
 }
