@@ -1,4 +1,5 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import { acceptsGzip, gzipEtag, gzipOf, isCompressible } from './compress.ts'
 import { randomUUID } from 'node:crypto'
 import type { Context } from '../context.ts'
 import type { AnyOperation, RequestMeta, Streamed } from '../operations/define.ts'
@@ -121,12 +122,20 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
       reply.code(response.status)
       if (response.headers) reply.headers(response.headers)
       reply.header('cache-control', response.status === 200 ? cacheControl : 'no-store')
-      if (!response.headers?.['content-type']) reply.header('content-type', 'application/json; charset=utf-8')
+      const contentType = response.headers?.['content-type'] ?? 'application/json; charset=utf-8'
+      reply.header('content-type', contentType)
+      // Large JSON (gallery, chadboard, OpenAPI) is bandwidth-bound: clients that accept gzip get
+      // bytes compressed once per cached response.
+      const compressible = isCompressible(response, contentType)
+      const gzip = compressible && acceptsGzip(request.headers['accept-encoding'])
+      if (compressible) reply.header('vary', 'accept-encoding')
       if (op.method === 'GET' && response.status === 200) {
-        if (!response.headers?.etag) reply.header('etag', response.etag)
-        const etag = response.headers?.etag ?? response.etag
+        const identityEtag = response.headers?.etag ?? response.etag
+        const etag = gzip ? gzipEtag(identityEtag) : identityEtag
+        reply.header('etag', etag)
         if (request.headers['if-none-match'] === etag) return reply.code(304).send()
       }
+      if (gzip) return reply.header('content-encoding', 'gzip').send(gzipOf(response))
       return reply.send(response.bytes)
     },
   })
