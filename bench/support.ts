@@ -9,11 +9,10 @@ export type LoadResult = { url: string; requestsPerSec: number; p50Ms: number; p
  * Runs autocannon in a child process, so the load generator does not share the event loop
  * of the server it measures. Bounded in time and connections; loopback only.
  */
-export async function runLoad(url: string, options: { connections?: number; seconds?: number; headers?: Record<string, string> } = {}): Promise<LoadResult> {
+export async function runLoad(url: string, options: { connections?: number; seconds?: number } = {}): Promise<LoadResult> {
   if (!new URL(url).hostname.startsWith('127.')) throw new Error('load runs only against 127.0.0.1')
   const bin = require.resolve('autocannon/autocannon.js')
-  const headers = Object.entries(options.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}=${value}`])
-  const args = [bin, '-j', '-c', String(options.connections ?? 100), '-d', String(options.seconds ?? 8), ...headers, url]
+  const args = [bin, '-j', '-c', String(options.connections ?? 100), '-d', String(options.seconds ?? 8), url]
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
     let text = ''

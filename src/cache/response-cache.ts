@@ -4,34 +4,47 @@ export type CachedResponse = { status: number; bytes: Buffer; etag: string; head
 
 /**
  * Serialized responses kept for a short time, so that a hot read costs one lookup and no
- * chain call. Concurrent misses for one key share a single computation (no stampede).
+ * chain call. Concurrent misses for one key share a single computation (no stampede). Past its
+ * lifetime an answer is still served, for as long again twice over (the stale-while-revalidate
+ * the Cache-Control header announces), while one refresh runs in the background: a slow refresh
+ * (the chadboard's multicall) must not stall every reader of the key.
  */
 export type ResponseCache = {
   get(key: string, ttlMs: number, compute: () => Promise<CachedResponse>): Promise<CachedResponse>
   clear(): void
 }
 
-export function createResponseCache(maxEntries = 10_000): ResponseCache {
-  const entries = new Map<string, { value: CachedResponse; expires: number }>()
+export function createResponseCache(maxEntries = 10_000, clock: () => number = Date.now): ResponseCache {
+  const entries = new Map<string, { value: CachedResponse; expires: number; staleUntil: number }>()
   const inFlight = new Map<string, Promise<CachedResponse>>()
+  const refresh = (key: string, ttlMs: number, compute: () => Promise<CachedResponse>) => {
+    const run = compute()
+      .then((value) => {
+        // Only successes are cached: a failed quote must be retried by the next caller.
+        if (value.status < 400 && ttlMs > 0) {
+          if (entries.size >= maxEntries && !entries.has(key)) entries.delete(entries.keys().next().value!)
+          const now = clock()
+          entries.set(key, { value, expires: now + ttlMs, staleUntil: now + 3 * ttlMs })
+        }
+        return value
+      })
+      .finally(() => inFlight.delete(key))
+    inFlight.set(key, run)
+    return run
+  }
   return {
     async get(key, ttlMs, compute) {
+      const now = clock()
       const hit = entries.get(key)
-      if (hit && hit.expires > Date.now()) return hit.value
+      if (hit && hit.expires > now) return hit.value
       const pending = inFlight.get(key)
-      if (pending) return pending
-      const run = compute()
-        .then((value) => {
-          // Only successes are cached: a failed quote must be retried by the next caller.
-          if (value.status < 400 && ttlMs > 0) {
-            if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!)
-            entries.set(key, { value, expires: Date.now() + ttlMs })
-          }
-          return value
-        })
-        .finally(() => inFlight.delete(key))
-      inFlight.set(key, run)
-      return run
+      if (hit && hit.staleUntil > now) {
+        // A failed background refresh leaves the stale answer until staleUntil; after that
+        // the next caller computes, and sees the failure.
+        if (!pending) refresh(key, ttlMs, compute).catch(() => {})
+        return hit.value
+      }
+      return pending ?? refresh(key, ttlMs, compute)
     },
     clear: () => entries.clear(),
   }
