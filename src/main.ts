@@ -11,37 +11,30 @@ let bootingDevnet: ChildProcess | undefined
 /** What `devnet_info` answers, as far as this file cares. */
 type DevnetHandle = { bootId: string }
 
-/** Asks the devnet at rpcUrl who it is; undefined when nothing (or something else) answers. */
-async function devnetInfo(rpcUrl: string): Promise<DevnetHandle | undefined> {
+/**
+ * Whether the JSON-RPC endpoint at rpcUrl is the embedded devnet (it answers `devnet_info`
+ * with its boot ID), another chain, or not answering.
+ */
+async function probeRpc(rpcUrl: string, timeoutMs: number): Promise<{ kind: 'devnet'; bootId: string } | { kind: 'other' | 'down' }> {
   try {
     const response = await fetch(rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'devnet_info', params: [] }),
-      signal: AbortSignal.timeout(1_000),
+      signal: AbortSignal.timeout(timeoutMs),
     })
-    const body = (await response.json()) as { result?: { bootId?: unknown } }
-    return typeof body.result?.bootId === 'string' ? { bootId: body.result.bootId } : undefined
+    const body = (await response.json().catch(() => undefined)) as { result?: { bootId?: unknown }; error?: unknown } | undefined
+    if (typeof body?.result?.bootId === 'string') return { kind: 'devnet', bootId: body.result.bootId }
+    return { kind: body?.error || response.ok || response.status < 500 ? 'other' : 'down' }
   } catch {
-    return undefined
+    return { kind: 'down' }
   }
 }
 
-/** Whether the JSON-RPC endpoint at rpcUrl is the embedded devnet, another chain, or not answering. */
-async function probeRpc(rpcUrl: string): Promise<'devnet' | 'other' | 'down'> {
-  try {
-    const response = await fetch(rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'devnet_info', params: [] }),
-      signal: AbortSignal.timeout(5_000),
-    })
-    const body = (await response.json().catch(() => undefined)) as { result?: { bootId?: unknown }; error?: unknown } | undefined
-    if (typeof body?.result?.bootId === 'string') return 'devnet'
-    return body?.error || response.ok || response.status < 500 ? 'other' : 'down'
-  } catch {
-    return 'down'
-  }
+/** The devnet answering at rpcUrl, or undefined when nothing (or something else) answers. */
+async function devnetInfo(rpcUrl: string): Promise<DevnetHandle | undefined> {
+  const probe = await probeRpc(rpcUrl, 1_000)
+  return probe.kind === 'devnet' ? { bootId: probe.bootId } : undefined
 }
 
 /** Waits until the devnet answers devnet_info, or gives up. */
@@ -148,15 +141,15 @@ async function main() {
   }
   if (config.RPC_URL && !config.CONTRACTS_FILE) {
     // Without a contract registry the addresses come from the devnet's devnet_info method.
-    const probe = await probeRpc(config.RPC_URL)
-    if (probe === 'other') {
+    const probe = await probeRpc(config.RPC_URL, 5_000)
+    if (probe.kind === 'other') {
       console.error(
         'Invalid configuration:\n  CONTRACTS_FILE: required when RPC_URL is not the embedded devnet ' +
           '(the chain at RPC_URL has no devnet_info method to read the contract addresses from).',
       )
       process.exit(78)
     }
-    if (probe === 'down') {
+    if (probe.kind === 'down') {
       // Never print RPC_URL itself: it may carry a provider key.
       console.error('The chain at RPC_URL did not answer a JSON-RPC request; start it or fix RPC_URL.')
       process.exit(1)

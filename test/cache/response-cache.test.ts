@@ -17,6 +17,17 @@ function computations() {
 }
 const settle = () => new Promise((resolve) => setImmediate(resolve))
 
+/** A cache on a clock the test moves, holding the answer 'old' computed at time 0. */
+async function primed() {
+  const clock = { now: 0 }
+  const cache = createResponseCache(10, () => clock.now)
+  const c = computations()
+  const first = cache.get('k', 100, c.compute)
+  c.finish(answer('old'))
+  await first
+  return { clock, cache, c }
+}
+
 test('concurrent misses share one computation; a fresh answer is served without computing', async () => {
   let now = 0
   const cache = createResponseCache(10, () => now)
@@ -32,14 +43,8 @@ test('concurrent misses share one computation; a fresh answer is served without 
 })
 
 test('past its lifetime the last answer is served at once while one refresh runs', async () => {
-  let now = 0
-  const cache = createResponseCache(10, () => now)
-  const c = computations()
-  const first = cache.get('k', 100, c.compute)
-  c.finish(answer('old'))
-  await first
-
-  now = 150 // expired, within the stale window (up to 300)
+  const { clock, cache, c } = await primed()
+  clock.now = 150 // expired, within the stale window (up to 300)
   assert.equal((await cache.get('k', 100, c.compute)).bytes.toString(), 'old', 'no reader waits for the refresh')
   assert.equal((await cache.get('k', 100, c.compute)).bytes.toString(), 'old')
   assert.equal(c.count, 2, 'one refresh, however many readers')
@@ -50,14 +55,8 @@ test('past its lifetime the last answer is served at once while one refresh runs
 })
 
 test('a failed refresh keeps the stale answer until the stale window ends, then the caller waits', async () => {
-  let now = 0
-  const cache = createResponseCache(10, () => now)
-  const c = computations()
-  const first = cache.get('k', 100, c.compute)
-  c.finish(answer('old'))
-  await first
-
-  now = 200
+  const { clock, cache, c } = await primed()
+  clock.now = 200
   assert.equal((await cache.get('k', 100, c.compute)).bytes.toString(), 'old')
   c.fail(new Error('rpc down'))
   await settle()
@@ -66,7 +65,7 @@ test('a failed refresh keeps the stale answer until the stale window ends, then 
   c.finish(answer('error', 502))
   await settle()
 
-  now = 301 // past the stale window: the answer is no longer served
+  clock.now = 301 // past the stale window: the answer is no longer served
   const waiting = cache.get('k', 100, c.compute)
   assert.equal(c.count, 4)
   c.finish(answer('fresh'))
