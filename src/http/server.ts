@@ -82,7 +82,7 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
   const cacheControl =
     op.cacheControl ??
     (op.cacheSeconds
-      ? `public, max-age=${op.cacheSeconds}, stale-while-revalidate=${op.cacheSeconds * 2}`
+      ? `public, max-age=${op.cacheSeconds}${op.staleSeconds ? `, stale-while-revalidate=${op.staleSeconds}` : ''}`
       : 'no-store')
 
   app.route({
@@ -106,7 +106,7 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
       }
       const ttlMs = (op.cacheSeconds ? Math.min(op.cacheSeconds, ctx.config.CACHE_TTL_SECONDS) : 0) * 1000
       const run = () => runOperationToBytes(ctx, op, input, meta)
-      const response = ttlMs > 0 ? await ctx.cache.get(`${op.id}:${JSON.stringify(input)}`, ttlMs, run) : await run()
+      const response = ttlMs > 0 ? await ctx.cache.get(`${op.id}:${JSON.stringify(input)}`, ttlMs, run, (op.staleSeconds ?? 0) * 1000) : await run()
 
       if (response.status >= 500) {
         // A handler that answers a 5xx itself (e.g. a looksmaxx still running) gets the same

@@ -51,6 +51,12 @@ export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
   errors: ErrorCode[]
   /** Serve the same answer to the same input for this long (server side and Cache-Control). */
   cacheSeconds?: number
+  /**
+   * Past cacheSeconds, keep serving the last answer for this long while one refresh runs
+   * (server side, and stale-while-revalidate in Cache-Control). Only for reads no transaction
+   * is built from: a stale quote would revert on chain.
+   */
+  staleSeconds?: number
   /** Cache-Control override (e.g. no-cache for per-wallet plans). */
   cacheControl?: string
   /** The handler answers with `stream(...)` (Server-Sent Events), not one JSON body. */

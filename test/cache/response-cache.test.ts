@@ -22,7 +22,7 @@ async function primed() {
   const clock = { now: 0 }
   const cache = createResponseCache(10, () => clock.now)
   const c = computations()
-  const first = cache.get('k', 100, c.compute)
+  const first = cache.get('k', 100, c.compute, 200)
   c.finish(answer('old'))
   await first
   return { clock, cache, c }
@@ -44,29 +44,29 @@ test('concurrent misses share one computation; a fresh answer is served without 
 
 test('past its lifetime the last answer is served at once while one refresh runs', async () => {
   const { clock, cache, c } = await primed()
-  clock.now = 150 // expired, within the stale window (up to 300)
-  assert.equal((await cache.get('k', 100, c.compute)).bytes.toString(), 'old', 'no reader waits for the refresh')
-  assert.equal((await cache.get('k', 100, c.compute)).bytes.toString(), 'old')
+  clock.now = 150 // expired, within the stale window (up to 100 + 200)
+  assert.equal((await cache.get('k', 100, c.compute, 200)).bytes.toString(), 'old', 'no reader waits for the refresh')
+  assert.equal((await cache.get('k', 100, c.compute, 200)).bytes.toString(), 'old')
   assert.equal(c.count, 2, 'one refresh, however many readers')
   c.finish(answer('new'))
   await settle()
-  assert.equal((await cache.get('k', 100, c.compute)).bytes.toString(), 'new')
+  assert.equal((await cache.get('k', 100, c.compute, 200)).bytes.toString(), 'new')
   assert.equal(c.count, 2)
 })
 
 test('a failed refresh keeps the stale answer until the stale window ends, then the caller waits', async () => {
   const { clock, cache, c } = await primed()
   clock.now = 200
-  assert.equal((await cache.get('k', 100, c.compute)).bytes.toString(), 'old')
+  assert.equal((await cache.get('k', 100, c.compute, 200)).bytes.toString(), 'old')
   c.fail(new Error('rpc down'))
   await settle()
-  assert.equal((await cache.get('k', 100, c.compute)).bytes.toString(), 'old', 'still within the window: served, another refresh started')
+  assert.equal((await cache.get('k', 100, c.compute, 200)).bytes.toString(), 'old', 'still within the window: served, another refresh started')
   assert.equal(c.count, 3)
   c.finish(answer('error', 502))
   await settle()
 
   clock.now = 301 // past the stale window: the answer is no longer served
-  const waiting = cache.get('k', 100, c.compute)
+  const waiting = cache.get('k', 100, c.compute, 200)
   assert.equal(c.count, 4)
   c.finish(answer('fresh'))
   assert.equal((await waiting).bytes.toString(), 'fresh')
@@ -85,4 +85,18 @@ test('errors are not cached, and clear() drops everything', async () => {
   cache.clear()
   void cache.get('k', 100, c.compute)
   assert.equal(c.count, 3)
+})
+
+test('without a stale window an expired answer is never served: the caller waits for a fresh one', async () => {
+  let now = 0
+  const cache = createResponseCache(10, () => now)
+  const c = computations()
+  const first = cache.get('quote', 100, c.compute)
+  c.finish(answer('old'))
+  await first
+  now = 101
+  const waiting = cache.get('quote', 100, c.compute)
+  assert.equal(c.count, 2)
+  c.finish(answer('fresh'))
+  assert.equal((await waiting).bytes.toString(), 'fresh')
 })

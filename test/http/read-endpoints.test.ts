@@ -167,3 +167,17 @@ describe('conventions', () => {
     assert.equal(second.status, 304)
   })
 })
+
+describe('caching', () => {
+  test('answers a transaction is built from are never served stale; pure reads may be while they refresh', async () => {
+    const holder = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65'
+    for (const path of ['/api/x402/quote?ethAmount=0.1', '/api/price', `/api/wallet?address=${holder}`]) {
+      const { headers } = await getJson(`${fixture.app.url}${path}`)
+      assert.doesNotMatch(headers.get('cache-control')!, /stale/, path)
+    }
+    for (const path of ['/api/stats', '/api/gallery', '/api/chadboard', '/.well-known/openapi.json']) {
+      const { headers } = await getJson(`${fixture.app.url}${path}`)
+      assert.match(headers.get('cache-control')!, /max-age=\d+, stale-while-revalidate=\d+/, path)
+    }
+  })
+})

@@ -36,6 +36,7 @@ export const getAgentIndex = defineOperation({
   }),
   errors: [],
   cacheSeconds: 300,
+  staleSeconds: 600,
   cacheControl: 'public, max-age=300, stale-while-revalidate=600',
   async handler(ctx) {
     const base = ctx.baseUrl()

@@ -78,6 +78,7 @@ export const getAgentInfo = defineOperation({
   }),
   errors: ['UPSTREAM_FAILED'],
   cacheSeconds: 30,
+  staleSeconds: 60,
   async handler(ctx) {
     const { contracts, agentId } = ctx.chain
     let onChain = { agentId: null as string | null, agentURI: null as string | null, owner: null as string | null, wallet: null as string | null, reputationClients: 0 }

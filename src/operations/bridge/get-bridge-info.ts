@@ -48,6 +48,7 @@ export const getBridgeInfo = defineOperation({
   }),
   errors: [],
   cacheSeconds: 3600,
+  staleSeconds: 3600,
   async handler(ctx) {
     const { contracts } = ctx.chain
     return {

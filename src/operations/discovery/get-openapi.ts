@@ -12,6 +12,7 @@ export const getOpenApi = defineOperation({
   output: z.looseObject({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }) }),
   errors: [],
   cacheSeconds: 3600,
+  staleSeconds: 3600,
   mcp: false,
   async handler(ctx) {
     return buildOpenApi(ctx.operations, { baseUrl: ctx.baseUrl() })

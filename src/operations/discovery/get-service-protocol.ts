@@ -47,6 +47,7 @@ export const getServiceProtocol = defineOperation({
   }),
   errors: [],
   cacheSeconds: 3600,
+  staleSeconds: 3600,
   async handler(ctx) {
     const entries = Object.entries(ctx.chain.contracts) as Array<[ContractName, `0x${string}` | undefined]>
     const contracts = Object.fromEntries(

@@ -22,6 +22,7 @@ export const getAgentCard = defineOperation({
   output: document,
   errors: [],
   cacheSeconds: 3600,
+  staleSeconds: 3600,
   mcp: false,
   async handler(ctx) {
     const base = ctx.baseUrl()
@@ -59,6 +60,7 @@ export const getMcpManifest = defineOperation({
   output: document,
   errors: [],
   cacheSeconds: 3600,
+  staleSeconds: 3600,
   mcp: false,
   async handler(ctx) {
     return {
@@ -80,6 +82,7 @@ export const getPluginManifest = defineOperation({
   output: document,
   errors: [],
   cacheSeconds: 3600,
+  staleSeconds: 3600,
   mcp: false,
   async handler(ctx) {
     const base = ctx.baseUrl()
@@ -107,6 +110,7 @@ export const getAgentRegistration = defineOperation({
   output: registrationSchema,
   errors: [],
   cacheSeconds: 3600,
+  staleSeconds: 3600,
   mcp: false,
   async handler(ctx) {
     return buildRegistration(ctx)
@@ -123,6 +127,7 @@ export const getAgentsTxt = defineOperation({
   output: text,
   errors: [],
   cacheSeconds: 3600,
+  staleSeconds: 3600,
   mcp: false,
   async handler(ctx) {
     const base = ctx.baseUrl()
@@ -152,6 +157,7 @@ export const getLlmsTxt = defineOperation({
   output: text,
   errors: [],
   cacheSeconds: 3600,
+  staleSeconds: 3600,
   mcp: false,
   async handler(ctx) {
     const base = ctx.baseUrl()
@@ -186,6 +192,7 @@ export const getLlmsFullTxt = defineOperation({
   output: text,
   errors: [],
   cacheSeconds: 3600,
+  staleSeconds: 3600,
   mcp: false,
   async handler(ctx) {
     const base = ctx.baseUrl()

@@ -25,6 +25,7 @@ export const getPortalProtocols = defineOperation({
   }),
   errors: [],
   cacheSeconds: 300,
+  staleSeconds: 600,
   async handler(ctx) {
     return {
       protocols: protocolDirectory.map((p) => ({

@@ -33,6 +33,7 @@ export const getGallery = defineOperation({
   }),
   errors: [],
   cacheSeconds: 5,
+  staleSeconds: 10,
   async handler(ctx, { limit, offset }) {
     const rows = await listPortraits(ctx.db, limit, offset)
     return {

@@ -51,6 +51,7 @@ export const getIdentity = defineOperation({
   }),
   errors: ['NOT_FOUND', 'UPSTREAM_FAILED'],
   cacheSeconds: 10,
+  staleSeconds: 20,
   async handler(ctx, { addressOrName }) {
     let address: `0x${string}`
     if (isAddress(addressOrName, { strict: false })) {
