@@ -10,7 +10,7 @@ import { TEST_DATABASE_URL } from '../support/env.ts'
 import { MNEMONIC } from '../support/agent.ts'
 import { openDb, type Db } from '../../src/store/db.ts'
 import { createChain } from '../../src/chain/clients.ts'
-import { createTxSender } from '../../src/chain/sender/tx-sender.ts'
+import { createTxSender, isTxDropped } from '../../src/chain/sender/tx-sender.ts'
 
 let devnet: Awaited<ReturnType<typeof startTestDevnet>>
 before(async () => {
@@ -125,3 +125,84 @@ test('50 concurrent sends from two processes sharing PostgreSQL land with consec
     await pg.drop()
   }
 })
+
+/**
+ * Another transaction of the same key (sent outside the service) uses the nonce of a stored
+ * one that is not mined yet: the stored one can never be mined. The sender marks it `dropped`,
+ * both while a request waits for it (the request gets the typed error) and from its watch loop.
+ */
+for (const database of ['pglite', 'postgres'] as const) {
+  test(`a stored transaction whose nonce another transaction of the key used is marked dropped, and its waiter gets a typed error (${database})`, { skip: database === 'postgres' && !TEST_DATABASE_URL ? 'TEST_DATABASE_URL is not set' : false }, async () => {
+    const pg = database === 'postgres' ? await createTestDatabase() : undefined
+    const db: Db = await openDb(pg ? { url: pg.url } : {})
+    const account = mnemonicToAccount(MNEMONIC, { addressIndex: database === 'pglite' ? 4 : 8 })
+    const chain = chainOf()
+    // A long stuck time: no replacement, so only the nonce decides.
+    const sender = createTxSender({ db, chain, account, log: pino({ level: 'silent' }), stuckAfterMs: 60_000, watchMs: 100 })
+    const to = '0x000000000000000000000000000000000000bEEF' as const
+    const latest = async () => Number(await rpc('eth_getTransactionCount', [account.address, 'latest']))
+    const stored = async (key: string) => (await db.query<{ tx_hash: string; nonce: string; max_fee_per_gas: string; max_priority_fee_per_gas: string; status: string }>('SELECT * FROM chain_txs WHERE idempotency_key = $1', [key])).rows[0]
+    /** Takes the nonce of the stored transaction `key` with a transaction it does not know. */
+    const takeNonce = async (key: string) => {
+      const row = (await stored(key))!
+      await rpc('hardhat_dropTransaction', [row.tx_hash])
+      const raw = await account.signTransaction({
+        chainId: chain.info.chainId, type: 'eip1559', to, value: 7n, nonce: Number(row.nonce), gas: 21_000n,
+        maxFeePerGas: 3n * BigInt(row.max_fee_per_gas), maxPriorityFeePerGas: 3n * BigInt(row.max_priority_fee_per_gas),
+      })
+      const foreign = (await rpc('eth_sendRawTransaction', [raw])) as string
+      await rpc('evm_mine')
+      return { row, foreign }
+    }
+    const waitStatus = async (key: string, status: string) => {
+      for (let i = 0; i < 100 && (await stored(key))?.status !== status; i++) await new Promise((r) => setTimeout(r, 50))
+      return (await stored(key))?.status
+    }
+    const startNonce = await latest()
+    await rpc('evm_setAutomine', [false])
+    try {
+      // 1. A request waits for its transaction while the nonce is taken.
+      const waiting = sender.sendAndWait({ key: 'dropped:waited', to, data: '0x', value: 1n }, { timeoutMs: 20_000 })
+      waiting.catch(() => {})
+      assert.equal(await waitStatus('dropped:waited', 'broadcast'), 'broadcast')
+      const first = await takeNonce('dropped:waited')
+      assert.equal(((await rpc('eth_getTransactionReceipt', [first.foreign])) as { status: string }).status, '0x1', 'the foreign transaction used the nonce')
+      await assert.rejects(waiting, (error: any) => {
+        assert.ok(isTxDropped(error), `a TxDroppedError, got ${error}`)
+        assert.equal(error.code, 'UPSTREAM_FAILED')
+        assert.equal(error.retryable, false)
+        assert.equal(error.details?.reason, 'TX_DROPPED')
+        assert.equal(error.nonce, startNonce)
+        return true
+      })
+      assert.equal((await stored('dropped:waited'))!.status, 'dropped')
+      assert.equal(await rpc('eth_getTransactionReceipt', [first.row.tx_hash]), null, 'ours was never mined')
+      // The same key again: the final answer at once, never a second transaction.
+      await assert.rejects(sender.sendAndWait({ key: 'dropped:waited', to, data: '0x', value: 1n }, { timeoutMs: 20_000 }), (error: any) => isTxDropped(error))
+      assert.equal((await sender.find('dropped:waited'))!.status, 'dropped')
+
+      // 2. Nobody waits any more: the watch loop finds it.
+      await assert.rejects(sender.sendAndWait({ key: 'dropped:watched', to, data: '0x', value: 2n }, { timeoutMs: 200 }), (error: any) => error.code === 'UPSTREAM_FAILED' && !isTxDropped(error))
+      const second = (await stored('dropped:watched'))!
+      assert.equal(Number(second.nonce), startNonce + 1)
+      sender.start()
+      await takeNonce('dropped:watched')
+      assert.equal(await waitStatus('dropped:watched', 'dropped'), 'dropped', 'the watch loop marked it dropped')
+      await assert.rejects(sender.sendAndWait({ key: 'dropped:watched', to, data: '0x', value: 2n }), (error: any) => isTxDropped(error))
+
+      // 3. A transaction whose own version used the nonce is mined, never dropped, and the key goes on.
+      await rpc('evm_setAutomine', [true])
+      const next = await sender.sendAndWait({ key: 'after-drops', to, data: '0x', value: 3n }, { timeoutMs: 20_000 })
+      assert.equal(next.status, 'mined')
+      assert.equal(next.nonce, startNonce + 2)
+      await new Promise((r) => setTimeout(r, 300))
+      assert.equal((await sender.find('after-drops'))!.status, 'mined')
+      assert.equal(await latest(), startNonce + 3, 'three nonces used: two by the foreign transactions, one by ours')
+    } finally {
+      await sender.stop()
+      await rpc('evm_setAutomine', [true])
+      await db.close()
+      await pg?.drop()
+    }
+  })
+}

@@ -10,7 +10,11 @@ export type TxRecord = {
   sender: `0x${string}`
   nonce: number
   txHash: `0x${string}`
-  status: 'signed' | 'broadcast' | 'mined' | 'reverted'
+  /**
+   * `mined` and `reverted` carry the receipt of one of its signed versions; `dropped` means
+   * another transaction of the key used its nonce, so no version can ever be mined.
+   */
+  status: 'signed' | 'broadcast' | 'mined' | 'reverted' | 'dropped'
   blockNumber: number | null
   gasUsed: string | null
 }
@@ -20,13 +24,45 @@ export type SendRequest = { key: string; to: `0x${string}`; data: `0x${string}`;
 export type MinedTx = TxRecord & { receipt: TransactionReceipt }
 
 /**
+ * A stored transaction that can never be mined: the key's nonce on chain is past its nonce and
+ * none of its signed versions has a receipt (another transaction of the key used the nonce).
+ * Final for its idempotency key, so not retryable with that key; it never executed, so the
+ * caller may do the same work again under a new key.
+ */
+export class TxDroppedError extends AppError {
+  override name = 'TxDroppedError'
+  /** Stable tag for callers (also in `details.reason`). */
+  readonly reason = 'TX_DROPPED' as const
+  readonly idempotencyKey: string
+  readonly txHash: `0x${string}`
+  readonly nonce: number
+
+  constructor(record: Pick<TxRecord, 'idempotencyKey' | 'txHash' | 'nonce'>) {
+    super('UPSTREAM_FAILED', `The transaction ${record.txHash} was dropped: another transaction of the key used its nonce ${record.nonce}.`, {
+      retryable: false,
+      details: { reason: 'TX_DROPPED', txHash: record.txHash, nonce: record.nonce },
+    })
+    this.idempotencyKey = record.idempotencyKey
+    this.txHash = record.txHash
+    this.nonce = record.nonce
+  }
+}
+
+export function isTxDropped(error: unknown): error is TxDroppedError {
+  return error instanceof TxDroppedError
+}
+
+/**
  * Sends transactions from one hot key so that each request (by idempotency key) becomes at
  * most one transaction: the signed bytes and their nonce are committed before broadcast, and
  * a retry looks the transaction up instead of signing another.
  */
 export type TxSender = {
   address: `0x${string}`
-  /** Signs and stores (or finds) the transaction for `key`, broadcasts it, waits for its receipt. */
+  /**
+   * Signs and stores (or finds) the transaction for `key`, broadcasts it, waits for its receipt.
+   * Rejects with `TxDroppedError` when the transaction is (or becomes) `dropped`.
+   */
   sendAndWait(request: SendRequest, options?: { timeoutMs?: number; onBroadcast?: () => void; onStored?: () => void }): Promise<MinedTx>
   /** The stored transaction for `key`, if any. */
   find(key: string): Promise<TxRecord | undefined>
@@ -36,7 +72,7 @@ export type TxSender = {
    * Starts watching every stored transaction of this key that has no final state yet,
    * whether or not a request still waits for it: records its receipt once mined, re-sends it
    * while no node holds it, and replaces it (same nonce, fees +25 %) once stuck past
-   * `stuckAfterMs`. Runs until `stop()`.
+   * `stuckAfterMs`, marks it `dropped` once another transaction used its nonce. Runs until `stop()`.
    */
   start(): void
   /** Stops the watch loop (waits for the sweep under way). */
@@ -91,6 +127,19 @@ export function createTxSender(deps: { db: Db; chain: Chain; account: LocalAccou
       value.catch(() => (fees = undefined))
     }
     return fees.value
+  }
+
+  // The key's used nonce count ('latest'), read at most once a second for every look. A reading
+  // older than a receipt lookup that follows it is still safe for deciding "dropped": a nonce
+  // used at the reading stays used, and a version of ours mined before it has a receipt by then.
+  let usedNonces: { value: Promise<number>; at: number } | undefined
+  const latestNonce = () => {
+    if (!usedNonces || Date.now() - usedNonces.at > 1000) {
+      const value = client.getTransactionCount({ address: account.address, blockTag: 'latest' })
+      usedNonces = { value, at: Date.now() }
+      value.catch(() => (usedNonces = undefined))
+    }
+    return usedNonces.value
   }
 
   async function signAndStore(request: SendRequest): Promise<Row> {
@@ -204,13 +253,19 @@ export function createTxSender(deps: { db: Db; chain: Chain; account: LocalAccou
     return outcome.row
   }
 
-  /** The receipt of whichever signed version was mined, and how long ago the newest was signed. */
+  /**
+   * The receipt of whichever signed version was mined (every stored version: the row's own hash
+   * and each attempt), and how long ago the newest was signed.
+   */
   async function findReceipt(key: string): Promise<{ receipt?: TransactionReceipt; signedAgoMs: number }> {
     const { rows } = await db.query<{ tx_hash: string; age_ms: number | string }>(
       'SELECT tx_hash, (extract(epoch FROM now() - created_at) * 1000)::float8 AS age_ms FROM chain_tx_attempts WHERE idempotency_key = $1 ORDER BY created_at DESC',
       [key],
     )
-    for (const { tx_hash } of rows) {
+    const row = (await db.query<{ tx_hash: string }>('SELECT tx_hash FROM chain_txs WHERE idempotency_key = $1', [key])).rows[0]
+    const hashes = rows.map((r) => r.tx_hash)
+    if (row && !hashes.includes(row.tx_hash)) hashes.push(row.tx_hash)
+    for (const tx_hash of hashes) {
       const receipt = await client.getTransactionReceipt({ hash: tx_hash as `0x${string}` }).catch((error: Error) => {
         if (error.name === 'TransactionReceiptNotFoundError') return undefined
         throw rpcFailed('reading a receipt', error)
@@ -231,32 +286,46 @@ export function createTxSender(deps: { db: Db; chain: Chain; account: LocalAccou
     return rows[0]!
   }
 
+  /**
+   * Marks a transaction `dropped` when that is certain: the key's nonce on chain (read first) is
+   * past the transaction's nonce, and then none of its stored versions has a receipt. Returns
+   * the outcome when a version was mined after all, the dropped row, or nothing (still open).
+   */
+  async function settleIfNonceUsed(row: Row): Promise<{ row: Row; receipt?: TransactionReceipt } | undefined> {
+    const used = await latestNonce().catch(() => undefined)
+    if (used === undefined || used <= Number(row.nonce)) return undefined
+    // Receipts are read after the nonce: a version of ours that used it is seen here.
+    const late = await findReceipt(row.idempotency_key)
+    if (late.receipt) return { row: await record(row, late.receipt), receipt: late.receipt }
+    lastTry.delete(row.idempotency_key)
+    const { rows } = await db.query<Row>(
+      `UPDATE chain_txs SET status = 'dropped', updated_at = now() WHERE idempotency_key = $1 AND status IN ('signed', 'broadcast') RETURNING *`,
+      [row.idempotency_key],
+    )
+    const dropped = rows[0] ?? (await findRow(row.idempotency_key))!
+    if (rows[0]) log.error({ nonce: Number(row.nonce), key: row.idempotency_key, txHash: row.tx_hash }, 'the nonce of a stored transaction was used by another transaction of the key: dropped')
+    return { row: dropped }
+  }
+
   /** When each key was last sent by this process (re-sends are spaced, not repeated each poll). */
   const lastTry = new Map<string, number>()
-  /** Keys whose nonce another transaction used (reported once). */
-  const foreign = new Set<string>()
 
   /**
    * One look at a transaction without a final state: its receipt is recorded when any signed
-   * version was mined; otherwise it is replaced when its newest version has waited past the
-   * stuck time, or sent again (a node may have dropped or refused it).
+   * version was mined; it is marked `dropped` when another transaction used its nonce;
+   * otherwise it is replaced when its newest version has waited past the stuck time, or sent
+   * again (a node may have dropped or refused it).
    */
   async function tend(row: Row): Promise<{ row: Row; receipt?: TransactionReceipt }> {
+    // Final already (by another process or an earlier look): a dropped one stays dropped.
+    if (row.status === 'dropped') return { row }
     const { receipt, signedAgoMs } = await findReceipt(row.idempotency_key)
     if (receipt) return { row: await record(row, receipt), receipt }
+    // A nonce the chain has already used, by none of our versions: another transaction took
+    // it. Replacing or re-sending cannot help.
+    const settled = await settleIfNonceUsed(row)
+    if (settled) return settled
     if (signedAgoMs > options.stuckAfterMs) {
-      // A nonce the chain has already used, by none of our versions (read after the nonce, so
-      // one mined meanwhile is seen): another transaction took it. Replacing cannot help.
-      const used = await client.getTransactionCount({ address: account.address, blockTag: 'latest' }).catch(() => undefined)
-      if (used !== undefined && used > Number(row.nonce)) {
-        const late = await findReceipt(row.idempotency_key)
-        if (late.receipt) return { row: await record(row, late.receipt), receipt: late.receipt }
-        if (!foreign.has(row.idempotency_key)) {
-          foreign.add(row.idempotency_key)
-          log.error({ nonce: Number(row.nonce), key: row.idempotency_key }, 'the nonce of a stored transaction was used by another transaction of the key: not replaced')
-        }
-        return { row }
-      }
       const replaced = await replace(row).catch((error) => {
         log.warn({ err: error, nonce: Number(row.nonce) }, 'could not replace a stuck transaction yet')
         return row
@@ -286,6 +355,7 @@ export function createTxSender(deps: { db: Db; chain: Chain; account: LocalAccou
       for (let delay = 25; ; delay = Math.min(delay * 2, 1000)) {
         const looked = await tend(row)
         if (looked.receipt) return { ...toRecord(looked.row), receipt: looked.receipt }
+        if (looked.row.status === 'dropped') throw new TxDroppedError(toRecord(looked.row))
         row = looked.row
         if (Date.now() > deadline) throw rpcFailed('waiting for a receipt', new Error(`no receipt for ${row.tx_hash} after ${timeoutMs} ms`))
         await new Promise((resolve) => setTimeout(resolve, delay))
@@ -318,6 +388,7 @@ export function createTxSender(deps: { db: Db; chain: Chain; account: LocalAccou
     async sendAndWait(request, options = {}) {
       const row = (await findRow(request.key)) ?? (await signAndStore(request))
       options.onStored?.()
+      if (row.status === 'dropped') throw new TxDroppedError(toRecord(row))
       if (row.status === 'signed' || row.status === 'broadcast') {
         const { receipt } = await findReceipt(row.idempotency_key).catch(() => ({ receipt: undefined }))
         if (!receipt) {
@@ -341,6 +412,7 @@ export function createTxSender(deps: { db: Db; chain: Chain; account: LocalAccou
       for (const row of rows) {
         const { receipt } = await findReceipt(row.idempotency_key).catch(() => ({ receipt: undefined }))
         if (receipt) await record(row, receipt)
+        else if (await settleIfNonceUsed(row).catch(() => undefined)) continue
         else {
           log.info({ nonce: Number(row.nonce), txHash: row.tx_hash }, 're-broadcasting a stored transaction')
           await broadcast(row)

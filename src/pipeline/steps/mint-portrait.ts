@@ -2,6 +2,7 @@ import { decodeEventLog, encodeFunctionData, isAddressEqual, parseAbi } from 'vi
 import type { PipelineDeps } from '../deps.ts'
 import type { Submission } from '../../store/submissions.ts'
 import { AppError } from '../../errors/app-error.ts'
+import { isTxDropped } from '../../chain/sender/tx-sender.ts'
 
 const nftAbi = parseAbi([
   'function mint(address to, string uri) returns (uint256)',
@@ -17,13 +18,28 @@ const mintKey = (id: string, attempt: number) => (attempt === 1 ? `mint:${id}` :
 export async function mintPortrait(deps: PipelineDeps, submission: Submission): Promise<{ tokenId: bigint; mintTxHash: `0x${string}` }> {
   const nft = deps.chain.contracts.nft
   const data = encodeFunctionData({ abi: nftAbi, functionName: 'mint', args: [submission.burner, `ipfs://${submission.metadataCid}`] })
-  // A reverted mint is final for its transaction; the next attempt is a new transaction.
+  // A reverted mint is final for its transaction; the next attempt is a new transaction. So is
+  // a dropped one (another transaction of the minter key used its nonce; the sender decides
+  // that only once the nonce is used on chain and no version of it has a receipt): it never
+  // executed, so minting again under the next key cannot mint twice.
+  const finished = (status: string | undefined) => status === 'reverted' || status === 'dropped'
   let attempt = 1
-  while ((await deps.minter.find(mintKey(submission.id, attempt)))?.status === 'reverted') attempt++
-  const mined = await deps.minter.sendAndWait(
-    { key: mintKey(submission.id, attempt), to: nft, data },
-    { timeoutMs: 60_000, onBroadcast: () => deps.fault('after_mint_broadcast') },
-  )
+  while (finished((await deps.minter.find(mintKey(submission.id, attempt)))?.status)) attempt++
+  let mined
+  for (;;) {
+    try {
+      mined = await deps.minter.sendAndWait(
+        { key: mintKey(submission.id, attempt), to: nft, data },
+        { timeoutMs: 60_000, onBroadcast: () => deps.fault('after_mint_broadcast') },
+      )
+      break
+    } catch (error) {
+      // Dropped while this request waited: the stored row says so now; mint again at once.
+      if (!isTxDropped(error)) throw error
+      deps.log.warn({ submission: submission.id, attempt, txHash: error.txHash }, 'mint transaction dropped (its nonce was used by another transaction); minting again')
+      attempt++
+    }
+  }
   if (mined.status !== 'mined') {
     throw new AppError('UPSTREAM_FAILED', `The mint transaction ${mined.txHash} reverted.`, { retryable: true })
   }

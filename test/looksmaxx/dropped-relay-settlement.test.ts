@@ -1,0 +1,168 @@
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { mnemonicToAccount } from 'viem/accounts'
+import { pino } from 'pino'
+import { startTestDevnet } from '../support/devnet.ts'
+import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
+import { createAgent, portraitBase64, MNEMONIC, type Agent } from '../support/agent.ts'
+import { createTxSender, type TxSender } from '../../src/chain/sender/tx-sender.ts'
+import { createBuiltinFacilitator } from '../../src/adapters/facilitator/builtin.ts'
+import { eip3009Abi } from '../../src/chain/abis/eip3009.ts'
+
+/**
+ * A relay or a settlement whose nonce another transaction of the hot key used (the key was
+ * used outside the service): the sender marks it dropped. A dropped relay is a failed relay
+ * (500 RELAY_FAILED) and the burner can sign again; a dropped settlement is not a settlement:
+ * the authorization is still unused on chain, nobody is charged, and the claim is released
+ * once the authorization expires.
+ */
+let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+let app: TestApp
+const E18 = 10n ** 18n
+
+const rpc = async (method: string, params: unknown[] = []) => {
+  const response = await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  const body = (await response.json()) as { result: unknown; error?: { message: string } }
+  if (body.error) throw new Error(`${method}: ${body.error.message}`)
+  return body.result
+}
+
+before(async () => {
+  devnet = await startTestDevnet()
+  app = await startTestApp({ rpcUrl: devnet.url, env: { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50', LOOKSMAXX_WAIT_SECONDS: '3' } })
+})
+after(async () => {
+  await rpc('evm_setAutomine', [true]).catch(() => {})
+  await app?.stop()
+  await devnet?.close()
+})
+
+/**
+ * Makes the first transaction `sender` sends for a key matching `match` lose its nonce: once
+ * stored and broadcast it is taken out of the pool, and a plain transfer of the same key with
+ * that nonce (sent outside the service) is mined instead.
+ */
+function takeFirstNonce(sender: TxSender, addressIndex: number, match: (key: string) => boolean) {
+  const account = mnemonicToAccount(MNEMONIC, { addressIndex })
+  assert.equal(sender.address, account.address)
+  const real = sender.sendAndWait.bind(sender)
+  const taken: Array<{ key: string; hash: string; foreign: string }> = []
+  sender.sendAndWait = async (request, options) => {
+    if (taken.length > 0 || !match(request.key)) return real(request, options)
+    await rpc('evm_setAutomine', [false])
+    let pending
+    try {
+      pending = real(request, options)
+      pending.catch(() => {})
+      let stored = await sender.find(request.key)
+      for (let i = 0; i < 200 && stored?.status !== 'broadcast'; i++) {
+        await new Promise((r) => setTimeout(r, 25))
+        stored = await sender.find(request.key)
+      }
+      assert.equal(stored?.status, 'broadcast')
+      const fees = (await app.ctx.db.query<{ max_fee_per_gas: string; max_priority_fee_per_gas: string }>('SELECT * FROM chain_txs WHERE idempotency_key = $1', [request.key])).rows[0]!
+      await rpc('hardhat_dropTransaction', [stored!.txHash])
+      const raw = await account.signTransaction({
+        chainId: app.ctx.chain.info.chainId, type: 'eip1559', to: '0x000000000000000000000000000000000000bEEF', value: 1n, nonce: stored!.nonce, gas: 21_000n,
+        maxFeePerGas: 3n * BigInt(fees.max_fee_per_gas), maxPriorityFeePerGas: 3n * BigInt(fees.max_priority_fee_per_gas),
+      })
+      const foreign = (await rpc('eth_sendRawTransaction', [raw])) as string
+      await rpc('evm_mine')
+      taken.push({ key: request.key, hash: stored!.txHash, foreign })
+    } finally {
+      await rpc('evm_setAutomine', [true])
+    }
+    return pending
+  }
+  return taken
+}
+
+async function signBurn(agent: Agent, typed: any, deadline: number) {
+  const message = { burner: typed.message.burner, nonce: BigInt(typed.message.nonce), deadline: BigInt(deadline) }
+  const signature = await agent.account.signTypedData({ domain: typed.domain, types: typed.types, primaryType: typed.primaryType, message })
+  return { burner: agent.address, deadline, signature }
+}
+
+test('a dropped gasless relay answers 500 RELAY_FAILED, burns nothing, and the burner can sign again', async () => {
+  const taken = takeFirstNonce(app.ctx.economy.relayer, 1, (key) => key.startsWith('gasless:'))
+  const agent = await createAgent(app.url, devnet.url, 7)
+  await agent.buyTokens('1')
+  let prepared = (await getJson(`${app.url}/api/gasless/burn?address=${agent.address}`)).body
+  await agent.send({ to: prepared.approval.transaction.to, data: prepared.approval.transaction.data })
+  prepared = (await getJson(`${app.url}/api/gasless/burn?address=${agent.address}`)).body
+  assert.equal(prepared.ready, true)
+  const balance = await agent.coinBalance()
+
+  const body = await signBurn(agent, prepared.signTypedData, Number(prepared.signTypedData.message.deadline))
+  const failed = await postJson(`${app.url}/api/gasless/burn`, body)
+  assert.equal(failed.status, 500, JSON.stringify(failed.body))
+  assert.equal(failed.body.error.code, 'RELAY_FAILED')
+  assert.equal(taken.length, 1)
+  assert.equal((await app.ctx.economy.relayer.find(taken[0]!.key))?.status, 'dropped')
+  assert.equal(await agent.coinBalance(), balance, 'nothing burned')
+
+  // The same message again is the same (failed) relay, never a second transaction.
+  const again = await postJson(`${app.url}/api/gasless/burn`, body)
+  assert.equal(again.status, 500)
+  assert.equal(again.body.error.code, 'RELAY_FAILED')
+
+  // The relayer nonce of the burner is still unused: a new signature (a new deadline) relays.
+  const fresh = (await getJson(`${app.url}/api/gasless/burn?address=${agent.address}`)).body
+  assert.equal(fresh.signTypedData.message.nonce, prepared.signTypedData.message.nonce, 'the burner nonce was not used')
+  const relayed = await postJson(`${app.url}/api/gasless/burn`, await signBurn(agent, fresh.signTypedData, body.deadline + 60))
+  assert.equal(relayed.status, 200, JSON.stringify(relayed.body))
+  assert.equal(balance - (await agent.coinBalance()), 225_000n * E18)
+})
+
+test('a dropped settlement is not a settlement: the authorization stays unused, nobody is charged, the claim is released once it expires', async () => {
+  // The app's facilitator settles through a sender of the facilitator key (account 2) whose
+  // first settlement loses its nonce.
+  const sender = createTxSender({ db: app.ctx.db, chain: app.ctx.chain, account: mnemonicToAccount(MNEMONIC, { addressIndex: 2 }), log: pino({ level: 'silent' }) })
+  const taken = takeFirstNonce(sender, 2, (key) => key.startsWith('settle:'))
+  const builtin = createBuiltinFacilitator({ chain: app.ctx.chain, sender })
+  const facilitator = app.ctx.pipeline.deps.facilitator
+  const original = facilitator.settle
+  let settleCalls = 0
+  facilitator.settle = async (payment, requirements) => {
+    settleCalls++
+    return builtin.settle(payment, requirements)
+  }
+  try {
+    const agent = await createAgent(app.url, devnet.url, 8)
+    await agent.buyTokens('1')
+    const { burnTxHash, devTxHash } = await agent.burn()
+    const requirements = (await getJson(`${app.url}/api/x402/looksmaxx`)).body.accepts[0]
+    const usdm = await agent.usdmBalance()
+    const paymentPayload = await agent.signPayment(requirements)
+    const response = await postJson(`${app.url}/api/x402/looksmaxx`, {
+      burnTxHash, devTxHash, burnerAddress: agent.address, image: await portraitBase64(), paymentPayload,
+    })
+    // Not settled within the wait: the POST answers 502 with the status link, status settling.
+    assert.equal(response.status, 502, JSON.stringify(response.body))
+    assert.equal(response.body.error.details.status, 'settling')
+    assert.equal(taken.length, 1)
+    assert.equal((await sender.find(taken[0]!.key))?.status, 'dropped')
+    assert.equal(settleCalls, 1, 'settle was called once, never again after the attempt')
+    const auth = paymentPayload.payload.authorization
+    const used = await app.ctx.chain.client.readContract({ address: devnet.info.contracts.usdmForwarder, abi: eip3009Abi, functionName: 'authorizationState', args: [auth.from as `0x${string}`, auth.nonce as `0x${string}`] })
+    assert.equal(used, false, 'the authorization is unused on chain')
+    assert.equal(await agent.usdmBalance(), usdm, 'nobody was charged')
+    const { rows } = await app.ctx.db.query<{ status: string }>('SELECT status FROM submissions WHERE lower(burner) = lower($1)', [agent.address])
+    assert.deepEqual(rows.map((r) => r.status), ['settling'], 'not recorded as settled')
+    assert.equal(await agent.nftBalance(), 0n)
+
+    // Once the authorization expired it can never settle: the claim is released.
+    await rpc('evm_increaseTime', [7 * 24 * 3600])
+    await rpc('evm_mine')
+    let left = rows.length
+    for (let i = 0; i < 100 && left > 0; i++) {
+      await new Promise((r) => setTimeout(r, 100))
+      left = (await app.ctx.db.query('SELECT 1 FROM submissions WHERE lower(burner) = lower($1)', [agent.address])).rows.length
+    }
+    assert.equal(left, 0, 'the claim was released')
+    assert.equal(await agent.usdmBalance(), usdm)
+    assert.equal(settleCalls, 1)
+  } finally {
+    facilitator.settle = original
+  }
+})

@@ -1,0 +1,97 @@
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { mnemonicToAccount } from 'viem/accounts'
+import { startTestDevnet } from '../support/devnet.ts'
+import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
+import { createAgent, portraitBase64, MNEMONIC } from '../support/agent.ts'
+import { TEST_DATABASE_URL } from '../support/env.ts'
+import type { TxSender } from '../../src/chain/sender/tx-sender.ts'
+
+/**
+ * The minter key (devnet account 0) used outside the service while a mint waits: the stored
+ * mint transaction's nonce goes to a transaction the service does not know, so the mint can
+ * never be mined. The sender marks it dropped, and the mint step mints again under the next
+ * attempt key: the paid submission still ends in exactly one NFT.
+ */
+for (const database of ['pglite', 'postgres'] as const) {
+  test(`a mint whose nonce another transaction of the minter key used is minted again: exactly one NFT (${database})`, { skip: database === 'postgres' && !TEST_DATABASE_URL ? 'TEST_DATABASE_URL is not set' : false }, async () => {
+    const devnet = await startTestDevnet()
+    let app: TestApp | undefined
+    const rpc = async (method: string, params: unknown[] = []) => {
+      const response = await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+      const body = (await response.json()) as { result: unknown; error?: { message: string } }
+      if (body.error) throw new Error(`${method}: ${body.error.message}`)
+      return body.result
+    }
+    try {
+      app = await startTestApp({ rpcUrl: devnet.url, database, env: { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50' } })
+      const minterAccount = mnemonicToAccount(MNEMONIC, { addressIndex: 0 })
+      const minter: TxSender = app.ctx.pipeline.deps.minter
+      assert.equal(minter.address, minterAccount.address, 'the minter is devnet account 0')
+      const db = app.ctx.pipeline.deps.db
+      const chainId = app.ctx.pipeline.deps.chain.info.chainId
+
+      // The first mint: stored and broadcast, then its nonce is taken by a plain transfer of
+      // the same key, sent outside the service, and mined.
+      const real = minter.sendAndWait.bind(minter)
+      const taken: Array<{ key: string; hash: string; foreign: string }> = []
+      minter.sendAndWait = async (request, options) => {
+        if (taken.length > 0 || !request.key.startsWith('mint:')) return real(request, options)
+        await rpc('evm_setAutomine', [false])
+        let pending
+        try {
+          pending = real(request, options)
+          pending.catch(() => {})
+          let stored = await minter.find(request.key)
+          for (let i = 0; i < 200 && stored?.status !== 'broadcast'; i++) {
+            await new Promise((r) => setTimeout(r, 25))
+            stored = await minter.find(request.key)
+          }
+          assert.equal(stored?.status, 'broadcast')
+          const row = (await db.query<{ max_fee_per_gas: string; max_priority_fee_per_gas: string }>('SELECT * FROM chain_txs WHERE idempotency_key = $1', [request.key])).rows[0]!
+          await rpc('hardhat_dropTransaction', [stored!.txHash])
+          const raw = await minterAccount.signTransaction({
+            chainId, type: 'eip1559', to: '0x000000000000000000000000000000000000bEEF', value: 1n, nonce: stored!.nonce, gas: 21_000n,
+            maxFeePerGas: 3n * BigInt(row.max_fee_per_gas), maxPriorityFeePerGas: 3n * BigInt(row.max_priority_fee_per_gas),
+          })
+          const foreign = (await rpc('eth_sendRawTransaction', [raw])) as string
+          await rpc('evm_mine')
+          taken.push({ key: request.key, hash: stored!.txHash, foreign })
+        } finally {
+          await rpc('evm_setAutomine', [true])
+        }
+        return pending
+      }
+
+      const agent = await createAgent(app.url, devnet.url, 6)
+      const image = await portraitBase64()
+      await agent.buyTokens('1')
+      const { burnTxHash, devTxHash } = await agent.burn()
+      const [requirements] = (await getJson(`${app.url}/api/x402/looksmaxx`)).body.accepts
+      const { status, body } = await postJson(`${app.url}/api/x402/looksmaxx`, {
+        burnTxHash, devTxHash, burnerAddress: agent.address, image, imageType: 'image/jpeg', paymentPayload: await agent.signPayment(requirements),
+      })
+      assert.equal(status, 200, JSON.stringify(body))
+      assert.equal(taken.length, 1, 'the first mint lost its nonce')
+      assert.equal(((await rpc('eth_getTransactionReceipt', [taken[0]!.foreign])) as { status: string }).status, '0x1')
+      assert.equal(await rpc('eth_getTransactionReceipt', [taken[0]!.hash]), null, 'the first mint never executed')
+
+      const mints = (await db.query<{ idempotency_key: string; status: string; tx_hash: string }>("SELECT idempotency_key, status, tx_hash FROM chain_txs WHERE idempotency_key LIKE 'mint:%' ORDER BY nonce")).rows
+      assert.deepEqual(mints.map((m) => [m.idempotency_key, m.status]), [[taken[0]!.key, 'dropped'], [`${taken[0]!.key}#2`, 'mined']])
+      assert.equal(await agent.nftBalance(), 1n, 'exactly one NFT')
+      assert.equal(await agent.ownerOf(BigInt(body.tokenId)), agent.address)
+      const view = await getJson(`${app.url}/api/x402/looksmaxx/${devTxHash}`)
+      assert.equal(view.body.status, 'minted')
+      assert.equal(view.body.result.tokenId, body.tokenId)
+
+      // Later looks change nothing: the watch loop leaves the dropped one dropped.
+      await new Promise((r) => setTimeout(r, 1500))
+      assert.equal((await minter.find(taken[0]!.key))?.status, 'dropped')
+      assert.equal(await agent.nftBalance(), 1n)
+    } finally {
+      await rpc('evm_setAutomine', [true]).catch(() => {})
+      await app?.stop()
+      await devnet.close()
+    }
+  })
+}
