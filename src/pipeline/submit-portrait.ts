@@ -146,7 +146,12 @@ async function waitUntilMinted(ctx: Context, submission: Submission): Promise<Su
     if (latest.status === 'minted') return latest
   }
   const latest = (await getSubmission(ctx.db, submission.id)) ?? submission
-  throw new AppError('UPSTREAM_FAILED', 'The portrait is paid for and owed, but could not be finished in time. It will finish on its own: follow the status link.', {
+  // Say what is true at this point: before settlement nothing has been charged yet.
+  const message =
+    latest.status === 'settling'
+      ? 'The payment has not settled yet, so nothing has been charged. The submission goes on by itself: it ends minted, or released with your burns reusable if the payment never settles. Follow the status link.'
+      : 'The portrait is paid for and owed, but could not be finished in time. It will finish on its own: follow the status link.'
+  throw new AppError('UPSTREAM_FAILED', message, {
     retryable: true,
     details: { status: latest.status, statusUrl: statusUrl(ctx, submission.burnTxHash), lastError: latest.lastError },
   })

@@ -140,6 +140,7 @@ test('a dropped settlement is not a settlement: the authorization stays unused, 
     // Not settled within the wait: the POST answers 502 with the status link, status settling.
     assert.equal(response.status, 502, JSON.stringify(response.body))
     assert.equal(response.body.error.details.status, 'settling')
+    assert.match(response.body.error.message, /nothing has been charged/, 'the client is not told it paid')
     assert.equal(taken.length, 1)
     assert.equal((await sender.find(taken[0]!.key))?.status, 'dropped')
     assert.equal(settleCalls, 1, 'settle was called once, never again after the attempt')

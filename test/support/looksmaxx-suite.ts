@@ -236,6 +236,7 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
         burnTxHash, devTxHash, burnerAddress: agent.address, image, paymentPayload: await agent.signPayment(requirements),
       })
       assert.equal(response.status, 502, JSON.stringify(response.body))
+      assert.match(response.body.error.message, /paid for and owed/, 'settled: the portrait is owed')
       const statusUrl: string = response.body.error.details.statusUrl
       assert.equal(statusUrl, `${app.url}/api/x402/looksmaxx/${burnTxHash}`)
 
