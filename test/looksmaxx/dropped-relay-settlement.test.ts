@@ -5,6 +5,7 @@ import { pino } from 'pino'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
 import { createAgent, portraitBase64, MNEMONIC, type Agent } from '../support/agent.ts'
+import { takeFirstNonce } from '../support/take-nonce.ts'
 import { createTxSender, type TxSender } from '../../src/chain/sender/tx-sender.ts'
 import { createBuiltinFacilitator } from '../../src/adapters/facilitator/builtin.ts'
 import { eip3009Abi } from '../../src/chain/abis/eip3009.ts'
@@ -37,45 +38,8 @@ after(async () => {
   await devnet?.close()
 })
 
-/**
- * Makes the first transaction `sender` sends for a key matching `match` lose its nonce: once
- * stored and broadcast it is taken out of the pool, and a plain transfer of the same key with
- * that nonce (sent outside the service) is mined instead.
- */
-function takeFirstNonce(sender: TxSender, addressIndex: number, match: (key: string) => boolean) {
-  const account = mnemonicToAccount(MNEMONIC, { addressIndex })
-  assert.equal(sender.address, account.address)
-  const real = sender.sendAndWait.bind(sender)
-  const taken: Array<{ key: string; hash: string; foreign: string }> = []
-  sender.sendAndWait = async (request, options) => {
-    if (taken.length > 0 || !match(request.key)) return real(request, options)
-    await rpc('evm_setAutomine', [false])
-    let pending
-    try {
-      pending = real(request, options)
-      pending.catch(() => {})
-      let stored = await sender.find(request.key)
-      for (let i = 0; i < 200 && stored?.status !== 'broadcast'; i++) {
-        await new Promise((r) => setTimeout(r, 25))
-        stored = await sender.find(request.key)
-      }
-      assert.equal(stored?.status, 'broadcast')
-      const fees = (await app.ctx.db.query<{ max_fee_per_gas: string; max_priority_fee_per_gas: string }>('SELECT * FROM chain_txs WHERE idempotency_key = $1', [request.key])).rows[0]!
-      await rpc('hardhat_dropTransaction', [stored!.txHash])
-      const raw = await account.signTransaction({
-        chainId: app.ctx.chain.info.chainId, type: 'eip1559', to: '0x000000000000000000000000000000000000bEEF', value: 1n, nonce: stored!.nonce, gas: 21_000n,
-        maxFeePerGas: 3n * BigInt(fees.max_fee_per_gas), maxPriorityFeePerGas: 3n * BigInt(fees.max_priority_fee_per_gas),
-      })
-      const foreign = (await rpc('eth_sendRawTransaction', [raw])) as string
-      await rpc('evm_mine')
-      taken.push({ key: request.key, hash: stored!.txHash, foreign })
-    } finally {
-      await rpc('evm_setAutomine', [true])
-    }
-    return pending
-  }
-  return taken
-}
+const loseFirstNonce = (sender: TxSender, addressIndex: number, match: (key: string) => boolean) =>
+  takeFirstNonce({ sender, addressIndex, rpcUrl: devnet.url, db: app.ctx.db, chainId: app.ctx.chain.info.chainId, match })
 
 async function signBurn(agent: Agent, typed: any, deadline: number) {
   const message = { burner: typed.message.burner, nonce: BigInt(typed.message.nonce), deadline: BigInt(deadline) }
@@ -84,7 +48,7 @@ async function signBurn(agent: Agent, typed: any, deadline: number) {
 }
 
 test('a dropped gasless relay answers 500 RELAY_FAILED, burns nothing, and the burner can sign again', async () => {
-  const taken = takeFirstNonce(app.ctx.economy.relayer, 1, (key) => key.startsWith('gasless:'))
+  const taken = loseFirstNonce(app.ctx.economy.relayer, 1, (key) => key.startsWith('gasless:'))
   const agent = await createAgent(app.url, devnet.url, 7)
   await agent.buyTokens('1')
   let prepared = (await getJson(`${app.url}/api/gasless/burn?address=${agent.address}`)).body
@@ -118,7 +82,7 @@ test('a dropped settlement is not a settlement: the authorization stays unused, 
   // The app's facilitator settles through a sender of the facilitator key (account 2) whose
   // first settlement loses its nonce.
   const sender = createTxSender({ db: app.ctx.db, chain: app.ctx.chain, account: mnemonicToAccount(MNEMONIC, { addressIndex: 2 }), log: pino({ level: 'silent' }) })
-  const taken = takeFirstNonce(sender, 2, (key) => key.startsWith('settle:'))
+  const taken = loseFirstNonce(sender, 2, (key) => key.startsWith('settle:'))
   const builtin = createBuiltinFacilitator({ chain: app.ctx.chain, sender })
   const facilitator = app.ctx.pipeline.deps.facilitator
   const original = facilitator.settle

@@ -1,9 +1,9 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { mnemonicToAccount } from 'viem/accounts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
-import { createAgent, portraitBase64, MNEMONIC } from '../support/agent.ts'
+import { createAgent, portraitBase64 } from '../support/agent.ts'
+import { takeFirstNonce } from '../support/take-nonce.ts'
 import { TEST_DATABASE_URL } from '../support/env.ts'
 import type { TxSender } from '../../src/chain/sender/tx-sender.ts'
 
@@ -25,43 +25,11 @@ for (const database of ['pglite', 'postgres'] as const) {
     }
     try {
       app = await startTestApp({ rpcUrl: devnet.url, database, env: { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50' } })
-      const minterAccount = mnemonicToAccount(MNEMONIC, { addressIndex: 0 })
       const minter: TxSender = app.ctx.pipeline.deps.minter
-      assert.equal(minter.address, minterAccount.address, 'the minter is devnet account 0')
       const db = app.ctx.pipeline.deps.db
-      const chainId = app.ctx.pipeline.deps.chain.info.chainId
-
       // The first mint: stored and broadcast, then its nonce is taken by a plain transfer of
-      // the same key, sent outside the service, and mined.
-      const real = minter.sendAndWait.bind(minter)
-      const taken: Array<{ key: string; hash: string; foreign: string }> = []
-      minter.sendAndWait = async (request, options) => {
-        if (taken.length > 0 || !request.key.startsWith('mint:')) return real(request, options)
-        await rpc('evm_setAutomine', [false])
-        let pending
-        try {
-          pending = real(request, options)
-          pending.catch(() => {})
-          let stored = await minter.find(request.key)
-          for (let i = 0; i < 200 && stored?.status !== 'broadcast'; i++) {
-            await new Promise((r) => setTimeout(r, 25))
-            stored = await minter.find(request.key)
-          }
-          assert.equal(stored?.status, 'broadcast')
-          const row = (await db.query<{ max_fee_per_gas: string; max_priority_fee_per_gas: string }>('SELECT * FROM chain_txs WHERE idempotency_key = $1', [request.key])).rows[0]!
-          await rpc('hardhat_dropTransaction', [stored!.txHash])
-          const raw = await minterAccount.signTransaction({
-            chainId, type: 'eip1559', to: '0x000000000000000000000000000000000000bEEF', value: 1n, nonce: stored!.nonce, gas: 21_000n,
-            maxFeePerGas: 3n * BigInt(row.max_fee_per_gas), maxPriorityFeePerGas: 3n * BigInt(row.max_priority_fee_per_gas),
-          })
-          const foreign = (await rpc('eth_sendRawTransaction', [raw])) as string
-          await rpc('evm_mine')
-          taken.push({ key: request.key, hash: stored!.txHash, foreign })
-        } finally {
-          await rpc('evm_setAutomine', [true])
-        }
-        return pending
-      }
+      // the same key (devnet account 0, the minter), sent outside the service, and mined.
+      const taken = takeFirstNonce({ sender: minter, addressIndex: 0, rpcUrl: devnet.url, db, chainId: app.ctx.chain.info.chainId, match: (key) => key.startsWith('mint:') })
 
       const agent = await createAgent(app.url, devnet.url, 6)
       const image = await portraitBase64()
