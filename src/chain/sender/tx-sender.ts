@@ -66,7 +66,7 @@ export type TxSender = {
   sendAndWait(request: SendRequest, options?: { timeoutMs?: number; onBroadcast?: () => void; onStored?: () => void }): Promise<MinedTx>
   /** The stored transaction for `key`, if any. */
   find(key: string): Promise<TxRecord | undefined>
-  /** Re-broadcasts every stored transaction that has no receipt yet (after a restart). */
+  /** After a restart: sends again (or records, replaces, marks dropped) every stored transaction without a final state. */
   resume(): Promise<void>
   /**
    * Starts watching every stored transaction of this key that has no final state yet,
@@ -265,14 +265,15 @@ export function createTxSender(deps: { db: Db; chain: Chain; account: LocalAccou
     const row = (await db.query<{ tx_hash: string }>('SELECT tx_hash FROM chain_txs WHERE idempotency_key = $1', [key])).rows[0]
     const hashes = rows.map((r) => r.tx_hash)
     if (row && !hashes.includes(row.tx_hash)) hashes.push(row.tx_hash)
+    const signedAgoMs = rows[0] ? Number(rows[0].age_ms) : 0
     for (const tx_hash of hashes) {
       const receipt = await client.getTransactionReceipt({ hash: tx_hash as `0x${string}` }).catch((error: Error) => {
         if (error.name === 'TransactionReceiptNotFoundError') return undefined
         throw rpcFailed('reading a receipt', error)
       })
-      if (receipt) return { receipt, signedAgoMs: Number(rows[0]!.age_ms) }
+      if (receipt) return { receipt, signedAgoMs }
     }
-    return { signedAgoMs: rows[0] ? Number(rows[0].age_ms) : 0 }
+    return { signedAgoMs }
   }
 
   async function record(row: Row, receipt: TransactionReceipt): Promise<Row> {
@@ -371,17 +372,23 @@ export function createTxSender(deps: { db: Db; chain: Chain; account: LocalAccou
   let timer: NodeJS.Timeout | undefined
   let sweeping: Promise<void> | undefined
 
-  async function sweep(): Promise<void> {
+  /**
+   * One look at every stored transaction of the key without a final state, in nonce order,
+   * except those `skip` names; a failed look is logged and the others go on.
+   */
+  async function tendOpen(skip: (row: Row) => boolean): Promise<void> {
     const { rows } = await db.query<Row>(
       `SELECT * FROM chain_txs WHERE sender = $1 AND status IN ('signed', 'broadcast') ORDER BY nonce`,
       [account.address],
     )
     for (const row of rows) {
-      if (!watching) return
-      if (waiting.has(row.idempotency_key)) continue
+      if (skip(row)) continue
       await tend(row).catch((error) => log.warn({ err: error, nonce: Number(row.nonce) }, 'could not look at a stored transaction yet'))
     }
   }
+
+  /** The watch loop's look: requests of this process tend their own; a stop ends it early. */
+  const sweep = () => tendOpen((row) => !watching || waiting.has(row.idempotency_key))
 
   return {
     address: account.address,
@@ -405,19 +412,9 @@ export function createTxSender(deps: { db: Db; chain: Chain; account: LocalAccou
       return row && toRecord(row)
     },
     async resume() {
-      const { rows } = await db.query<Row>(
-        `SELECT * FROM chain_txs WHERE sender = $1 AND status IN ('signed', 'broadcast') ORDER BY nonce`,
-        [account.address],
-      )
-      for (const row of rows) {
-        const { receipt } = await findReceipt(row.idempotency_key).catch(() => ({ receipt: undefined }))
-        if (receipt) await record(row, receipt)
-        else if (await settleIfNonceUsed(row).catch(() => undefined)) continue
-        else {
-          log.info({ nonce: Number(row.nonce), txHash: row.tx_hash }, 're-broadcasting a stored transaction')
-          await broadcast(row)
-        }
-      }
+      // Nothing was sent by this process yet, so every open transaction is sent again (or
+      // recorded, replaced, marked dropped), as one look of the watch loop would.
+      await tendOpen(() => false)
     },
     start() {
       if (watching) return
