@@ -75,11 +75,11 @@ function readDevnetRecord(config: Config): DevnetRecord | undefined {
  * so the service can be stopped and restarted while the chain keeps its state; a running
  * devnet is reused. Its output goes to DATA_DIR/devnet.log.
  */
-async function ensureDevnet(config: Config): Promise<{ rpcUrl: string; started: boolean; log: string; bootId: string }> {
+async function ensureDevnet(config: Config): Promise<{ rpcUrl: string; started: boolean; log: string }> {
   const rpcUrl = `http://127.0.0.1:${config.DEVNET_RPC_PORT}`
   const logFile = path.join(config.DATA_DIR, 'devnet.log')
   const running = await devnetInfo(rpcUrl)
-  if (running) return { rpcUrl, started: false, log: logFile, bootId: running.bootId }
+  if (running) return { rpcUrl, started: false, log: logFile }
   mkdirSync(config.DATA_DIR, { recursive: true })
   const entry = fileURLToPath(new URL('./devnet/main.ts', import.meta.url))
   const out = openSync(logFile, 'a')
@@ -99,7 +99,7 @@ async function ensureDevnet(config: Config): Promise<{ rpcUrl: string; started: 
   }
   const record: DevnetRecord = { pid: child.pid!, port: config.DEVNET_RPC_PORT, bootId: info.bootId }
   writeFileSync(devnetRecordPath(config), `${JSON.stringify(record)}\n`)
-  return { rpcUrl, started: true, log: logFile, bootId: info.bootId }
+  return { rpcUrl, started: true, log: logFile }
 }
 
 /** Stops the devnet a `npm start` started (this one or an earlier one), if it still runs. */

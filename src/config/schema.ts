@@ -128,8 +128,8 @@ export const envSchema = z.object({
     if (!env.FACILITATOR_PRIVATE_KEY && !env.FACILITATOR_URL) {
       requires('FACILITATOR_PRIVATE_KEY', 'CONTRACTS_FILE is set (a real chain) and FACILITATOR_URL is not')
     }
+    if (!env.RPC_URL) requires('RPC_URL', 'CONTRACTS_FILE is set (its contracts live on that chain, not on the embedded devnet)')
   }
-  if (env.CONTRACTS_FILE && !env.RPC_URL) requires('RPC_URL', 'CONTRACTS_FILE is set (its contracts live on that chain, not on the embedded devnet)')
 })
 
 export type Env = z.output<typeof envSchema>

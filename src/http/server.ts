@@ -1,5 +1,4 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import { acceptsGzip, gzipEtag, gzipOf, isCompressible } from './compress.ts'
 import { randomUUID } from 'node:crypto'
 import type { Context } from '../context.ts'
 import type { AnyOperation, RequestMeta, Streamed } from '../operations/define.ts'
@@ -7,6 +6,7 @@ import { AppError } from '../errors/app-error.ts'
 import { parseOperationInput } from './parse-input.ts'
 import { runOperationToBytes } from './run-operation.ts'
 import { toAppError } from './errors.ts'
+import { acceptsGzip, gzipEtag, gzipOf, isCompressible } from './compress.ts'
 import { mountMcp } from '../mcp/server.ts'
 
 /** Large enough for a 4 MB portrait in base64 plus the rest of the body. */
@@ -106,19 +106,12 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
       }
       const ttlMs = (op.cacheSeconds ? Math.min(op.cacheSeconds, ctx.config.CACHE_TTL_SECONDS) : 0) * 1000
       const run = () => runOperationToBytes(ctx, op, input, meta)
-      const response = ttlMs > 0 ? await ctx.cache.get(`${op.id}:${JSON.stringify(input)}`, ttlMs, run, (op.staleSeconds ?? 0) * 1000) : await run()
+      const computed = ttlMs > 0 ? await ctx.cache.get(`${op.id}:${JSON.stringify(input)}`, ttlMs, run, (op.staleSeconds ?? 0) * 1000) : await run()
+      // A handler that answers a 5xx itself (e.g. a looksmaxx still running) gets the same
+      // request ID in its error body and in the log as a thrown error would.
+      const response = computed.status >= 500 ? { ...computed, bytes: requestIdInErrorBytes(computed.bytes, request.id) } : computed
+      if (response.status >= 500) request.log.warn({ requestId: request.id, status: response.status, operation: op.id }, 'request answered with a server error')
 
-      if (response.status >= 500) {
-        // A handler that answers a 5xx itself (e.g. a looksmaxx still running) gets the same
-        // request ID in its error body and in the log as a thrown error would.
-        request.log.warn({ requestId: request.id, status: response.status, operation: op.id }, 'request answered with a server error')
-        const bytes = requestIdInErrorBytes(response.bytes, request.id)
-        reply.code(response.status)
-        if (response.headers) reply.headers(response.headers)
-        reply.header('cache-control', 'no-store')
-        if (!response.headers?.['content-type']) reply.header('content-type', 'application/json; charset=utf-8')
-        return reply.send(bytes)
-      }
       reply.code(response.status)
       if (response.headers) reply.headers(response.headers)
       reply.header('cache-control', response.status === 200 ? cacheControl : 'no-store')

@@ -108,7 +108,7 @@ export const registerEarlyAccess = defineOperation({
       throw new AppError('UPSTREAM_FAILED', 'The registration store is unavailable; try again shortly.', { cause, retryable: true })
     }
     if (!row) throw new AppError('INTERNAL_ERROR', 'internal error', { cause: new Error(`no free referral code for ${input.wallet}`) })
-    const referralCode = row!.referral_code
+    const referralCode = row.referral_code
     return {
       success: true,
       wallet: input.wallet,
