@@ -1,6 +1,7 @@
-import { readdir, readFile, mkdir } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
+import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
+import type { PGlite as PGliteInstance } from '@electric-sql/pglite'
+import { copyTemplateInto, ensurePgliteTemplate, migrationsDir } from './pglite-template.ts'
 
 export type Row = Record<string, unknown>
 
@@ -75,8 +76,19 @@ async function openPostgres(url: string): Promise<Db> {
 
 async function openPglite(dataDir: string | undefined): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite')
-  if (dataDir) await mkdir(dataDir, { recursive: true })
-  const pglite = dataDir ? await PGlite.create(dataDir) : await PGlite.create()
+  // A new database starts as a copy of the migrated template instead of running initdb.
+  const template = await ensurePgliteTemplate((pglite) => migrate(wrapPglite(pglite)))
+  let pglite: PGliteInstance
+  if (dataDir) {
+    await copyTemplateInto(template, dataDir)
+    pglite = await PGlite.create(dataDir)
+  } else {
+    pglite = await PGlite.create({ loadDataDir: new Blob([await readFile(template.tarball)]) })
+  }
+  return wrapPglite(pglite)
+}
+
+function wrapPglite(pglite: PGliteInstance): Db {
   // PGlite is one connection: transactions must not interleave with other queries, so every
   // statement goes through this queue.
   let tail: Promise<unknown> = Promise.resolve()
@@ -113,8 +125,6 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
     close: () => exclusive(() => pglite.close()),
   }
 }
-
-const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
 
 /** Applies every migration not yet applied, in file-name order, each in its own transaction. */
 export async function migrate(db: Db): Promise<void> {
