@@ -77,8 +77,8 @@ export const registerEarlyAccess = defineOperation({
     twitter: z.string().regex(/^@?\w{1,15}$/, { error: 'must be a Twitter handle' }).optional(),
     tweetUrl: z.url().max(300).optional(),
     referralCode: z.string().regex(/^[a-z0-9]{6,16}$/, { error: 'must be a referral code' }).optional(),
-    issuedAt: issuedAtField,
     signature: walletSignatureField.describe('EIP-712 EarlyAccessRegistration signed by wallet (see GET /api/early/register)'),
+    issuedAt: issuedAtField,
   }),
   output: z.object({
     success: z.boolean(),

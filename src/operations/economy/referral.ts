@@ -105,8 +105,8 @@ export const registerReferralAgent = defineOperation({
     wallet: addressIn('Agent wallet'),
     mcpEndpoint: z.url().max(500).optional().describe('Your MCP server, shown to users'),
     description: z.string().max(500).optional(),
-    issuedAt: issuedAtField,
     signature: walletSignatureField.describe('EIP-712 ReferralAgentRegistration signed by wallet (see GET /api/agent/register)'),
+    issuedAt: issuedAtField,
   }),
   output: z.object({
     agent: addressOut,
