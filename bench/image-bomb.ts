@@ -1,0 +1,58 @@
+/**
+ * The image attack of issue 9, measured: a ~0.5 MB 40-megapixel 16-bit interlaced PNG, and
+ * the largest PNG still accepted (40 megapixels, 16-bit, not interlaced), each checked once
+ * and 12 at a time, through the check before the fix (metadata, then a full decode) and
+ * through the current one (header check; the bounded full decode). CPU time of this process
+ * and peak RSS above the start.
+ *
+ *   node --import tsx bench/image-bomb.ts
+ */
+import sharp from 'sharp'
+import { inspectPortrait, decodePortrait, MAX_IMAGE_PIXELS } from '../src/pipeline/parse-portrait.ts'
+
+async function png(interlaced: boolean) {
+  return sharp({ create: { width: 8000, height: 5000, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 1 } } })
+    .toColourspace('rgb16')
+    .png({ progressive: interlaced, compressionLevel: 9 })
+    .toBuffer()
+}
+
+/** The check before the fix: metadata, then a full decode of every image at once. */
+async function before(bytes: Buffer) {
+  await sharp(bytes, { limitInputPixels: false }).metadata()
+  await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).resize(32, 32, { fit: 'inside' }).raw().toBuffer()
+}
+
+async function after(bytes: Buffer) {
+  try {
+    await decodePortrait(inspectPortrait(bytes.toString('base64')))
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'INVALID_IMAGE') throw error
+  }
+}
+
+async function measure(label: string, run: () => Promise<unknown>) {
+  global.gc?.()
+  const rss0 = process.memoryUsage().rss
+  let peak = rss0
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5)
+  const cpu0 = process.cpuUsage()
+  const t0 = performance.now()
+  await run()
+  const wall = performance.now() - t0
+  const cpu = process.cpuUsage(cpu0)
+  clearInterval(timer)
+  peak = Math.max(peak, process.memoryUsage().rss)
+  console.log(`${label.padEnd(58)} wall ${wall.toFixed(0).padStart(6)} ms  cpu ${((cpu.user + cpu.system) / 1000).toFixed(0).padStart(6)} ms  peak RSS +${((peak - rss0) / 1024 / 1024).toFixed(0)} MB`)
+}
+
+const bomb = await png(true)
+const flat = await png(false)
+console.log(`attack PNG: ${bomb.length} bytes (8000×5000, 16-bit RGBA, interlaced); accepted worst case: ${flat.length} bytes (same, not interlaced)`)
+await measure('before: attack PNG, 1', () => before(bomb))
+await measure('before: attack PNG, 12 in parallel', () => Promise.all(Array.from({ length: 12 }, () => before(bomb))))
+await measure('after: attack PNG, 1 (refused from its header)', () => after(bomb))
+await measure('after: attack PNG, 12 in parallel', () => Promise.all(Array.from({ length: 12 }, () => after(bomb))))
+await measure('before: non-interlaced 40 MP 16-bit PNG, 12 in parallel', () => Promise.all(Array.from({ length: 12 }, () => before(flat))))
+await measure('after: non-interlaced 40 MP 16-bit PNG, 1 (decoded)', () => after(flat))
+await measure('after: non-interlaced 40 MP 16-bit PNG, 12 (one at a time)', () => Promise.all(Array.from({ length: 12 }, () => after(flat).catch(() => {}))))
