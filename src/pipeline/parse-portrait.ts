@@ -5,8 +5,10 @@ export const MAX_IMAGE_BYTES = 4 * 1024 * 1024
 /** Bounds the decoded size, so a small file cannot expand into gigabytes (decompression bomb). */
 export const MAX_IMAGE_PIXELS = 40_000_000
 /**
- * Bounds the memory of a decode that cannot stream (interlaced PNG, progressive JPEG, WebP
- * hold the whole image): a 40-megapixel 16-bit interlaced PNG would need 320 MB.
+ * Bounds the decoded size (width × height × channels × bytes per sample; a progressive JPEG
+ * keeps two bytes per coefficient), which bounds both the memory of a decode that cannot
+ * stream (interlaced PNG, progressive JPEG, WebP hold the whole image) and the CPU of any
+ * decode: a 40-megapixel 16-bit RGBA PNG would be 320 MB.
  */
 export const MAX_DECODE_BYTES = 128 * 1024 * 1024
 export const MIN_IMAGE_SIDE = 64
@@ -128,7 +130,7 @@ export function inspectPortrait(base64: string, imageType?: string): PortraitHea
   if (width * height > MAX_IMAGE_PIXELS) throw invalid(`The image has ${width}×${height} pixels; at most ${MAX_IMAGE_PIXELS} are accepted.`)
   if (header.decodeBytes > MAX_DECODE_BYTES) {
     throw invalid(
-      `The image (${width}×${height}, ${header.streamable ? '' : 'interlaced, progressive or WebP, '}${Math.round(header.decodeBytes / 1024 / 1024)} MB decoded) needs more than ${MAX_DECODE_BYTES / 1024 / 1024} MB to decode; send it smaller, or as a baseline JPEG or non-interlaced PNG.`,
+      `The image (${width}×${height}) needs ${Math.round(header.decodeBytes / 1024 / 1024)} MB once decoded; at most ${MAX_DECODE_BYTES / 1024 / 1024} MB are accepted: send fewer pixels or 8-bit samples.`,
     )
   }
   if (width < MIN_IMAGE_SIDE || height < MIN_IMAGE_SIDE) {
