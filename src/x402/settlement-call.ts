@@ -35,12 +35,25 @@ export type SimulationResult = { ok: true } | { ok: false; reason: string }
  * anything is claimed, whatever facilitator is configured. An RPC failure throws (502).
  */
 export async function simulateSettlement(chain: Chain, payment: CompletePaymentPayload, forwarder: `0x${string}`, caller: `0x${string}`): Promise<SimulationResult> {
+  const data = buildSettlementCall(payment)
+  const simulate = async (blockTag: 'pending' | 'latest'): Promise<SimulationResult> => {
+    try {
+      await chain.client.call({ account: caller, to: forwarder, data, blockTag })
+      return { ok: true }
+    } catch (cause) {
+      const reason = revertReason(cause)
+      if (reason !== undefined) return { ok: false, reason }
+      throw cause
+    }
+  }
   try {
-    await chain.client.call({ account: caller, to: forwarder, data: buildSettlementCall(payment), blockTag: 'pending' })
-    return { ok: true }
+    return await simulate('pending')
+  } catch {
+    // An RPC that does not serve the pending block gets the call on the latest one.
+  }
+  try {
+    return await simulate('latest')
   } catch (cause) {
-    const reason = revertReason(cause)
-    if (reason !== undefined) return { ok: false, reason }
     throw rpcFailed('simulating the payment settlement', cause)
   }
 }
