@@ -113,7 +113,7 @@ export async function submitPortrait(ctx: Context, request: PortraitRequest): Pr
   if (!check.ok) throw new AppError('BURN_VERIFICATION_FAILED', check.reason, { details: { burnTxHash: request.burnTxHash, devTxHash: request.devTxHash } })
 
   // Only a request with good burns and a good payment pays for the full decode, one at a time.
-  const portrait = { value: await decodePortrait(header) }
+  const portrait = await decodePortrait(header)
 
   const auth = request.payment?.payload.authorization
   const claim = await claimSubmission(ctx.db, {
@@ -134,7 +134,7 @@ export async function submitPortrait(ctx: Context, request: PortraitRequest): Pr
           }
         : undefined,
     claimedBlock: evidence.value.latestBlock,
-    image: { bytes: portrait.value.bytes, mimeType: portrait.value.mimeType },
+    image: { bytes: portrait.bytes, mimeType: portrait.mimeType },
     leaseOwner: pipeline.owner,
     leaseMs: pipeline.leaseMs,
   })
@@ -148,7 +148,7 @@ export async function submitPortrait(ctx: Context, request: PortraitRequest): Pr
   // This request won the claim: start the portrait now, so generation overlaps settlement.
   // Losers of a race and refused requests never get here, so they cost no generation; the
   // image is pinned only after the settlement is recorded (saga, step 'settled').
-  const early = pipeline.deps.images.generate({ image: portrait.value.bytes, mimeType: portrait.value.mimeType, seed: request.burnTxHash })
+  const early = pipeline.deps.images.generate({ image: portrait.bytes, mimeType: portrait.mimeType, seed: request.burnTxHash })
   early.catch(() => {})
   pipeline.deps.early.set(request.burnTxHash, early)
 
