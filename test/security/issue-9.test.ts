@@ -236,6 +236,8 @@ describe('the image: cheap checks before expensive ones', () => {
     assert.ok(Date.now() - started < 3000, `refused quickly (${Date.now() - started} ms)`)
     assert.ok(process.memoryUsage().rss - rss < 150 * 1024 * 1024, 'no image was decoded')
     await assertNothingConsumed(burnTxHash, before)
+    const ok = await looksmaxx({ burnTxHash, devTxHash, burnerAddress: victim.address, image, paymentPayload: await victim.signPayment(requirements) })
+    assert.equal(ok.status, 200, JSON.stringify(ok.body))
   })
 
   test('the burns and the payment are checked before the full decode', async () => {
@@ -287,6 +289,10 @@ describe('gasless: one relay per burner nonce', () => {
       assert.equal(again.body.txHash, responses[0]!.body.txHash)
     }
     assert.equal(coins - (await burner.coinBalance()), 225_000n * E18, 'still burned once')
+    // The relay carries both transfers; the burner redeems it.
+    const txHash = responses[0]!.body.txHash
+    const ok = await looksmaxx({ burnTxHash: txHash, devTxHash: txHash, burnerAddress: burner.address, image, paymentPayload: await burner.signPayment(requirements) })
+    assert.equal(ok.status, 200, JSON.stringify(ok.body))
   })
 })
 
