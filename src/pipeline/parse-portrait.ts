@@ -69,8 +69,10 @@ function pngHeader(b: Buffer): Header | undefined {
 function jpegHeader(b: Buffer): Header | undefined {
   let i = 2
   while (i + 9 < b.length) {
-    if (b[i] !== 0xff) return undefined
+    // Decoders skip stray bytes between segments; so does this reader.
+    if (b[i] !== 0xff) { i++; continue }
     const marker = b[i + 1]!
+    if (marker === 0xda || marker === 0xd9) return undefined // scan data or the end before any frame header
     if (marker === 0xff) { i++; continue }
     if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) { i += 2; continue }
     const length = b.readUInt16BE(i + 2)
