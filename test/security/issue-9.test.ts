@@ -288,6 +288,10 @@ describe('gasless: one relay per burner nonce', () => {
       assert.equal(again.status, 200, JSON.stringify(again.body))
       assert.equal(again.body.txHash, responses[0]!.body.txHash)
     }
+    // A fifth signature of that nonce, with a deadline never posted, after the relay was mined.
+    const late = await postJson(`${app.url}/api/gasless/burn`, await sign(typed.message.deadline + 3))
+    assert.equal(late.status, 200, JSON.stringify(late.body))
+    assert.equal(late.body.txHash, responses[0]!.body.txHash)
     assert.equal(coins - (await burner.coinBalance()), 225_000n * E18, 'still burned once')
     // The relay carries both transfers; the burner redeems it.
     const txHash = responses[0]!.body.txHash

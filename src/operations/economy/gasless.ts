@@ -108,6 +108,7 @@ export const postGaslessBurn = defineOperation({
       [burner, signature],
     )
     if (replayed.rows[0]) {
+      // Only a stored transaction is waited for (its data is the stored one; '0x' is never sent).
       const relayed = await sender.find(replayed.rows[0].tx_key)
       if (relayed) return answer(ctx, await waitFor(ctx, { key: relayed.idempotencyKey, to: ctx.chain.contracts.relayer, data: '0x' }))
     }
@@ -116,14 +117,28 @@ export const postGaslessBurn = defineOperation({
     if (deadline <= now) throw new AppError('SIGNATURE_EXPIRED', `The deadline ${deadline} has passed (now ${now}); sign a new request.`)
     const state = await readBurnerState(ctx, burner)
     const nonce = state.nonce
-    const signer = await recoverTypedDataAddress({
-      domain: domainOf(ctx),
-      types: burnRequestTypes,
-      primaryType: 'BurnRequest',
-      message: { burner, nonce, deadline: BigInt(deadline) },
-      signature: signature as `0x${string}`,
-    }).catch(() => undefined)
-    if (!signer || !isAddressEqual(signer, burner)) {
+    const signs = async (n: bigint) => {
+      const signer = await recoverTypedDataAddress({
+        domain: domainOf(ctx),
+        types: burnRequestTypes,
+        primaryType: 'BurnRequest',
+        message: { burner, nonce: n, deadline: BigInt(deadline) },
+        signature: signature as `0x${string}`,
+      }).catch(() => undefined)
+      return signer !== undefined && isAddressEqual(signer, burner)
+    }
+    if (!(await signs(nonce))) {
+      // A signature of a nonce we relayed already (another deadline than the one relayed, posted
+      // after that relay was mined): the relay that used the nonce answers.
+      const held = await ctx.db.query<{ relayer_nonce: string; tx_key: string }>(
+        'SELECT relayer_nonce, tx_key FROM gasless_nonces WHERE burner = $1 AND relayer_nonce < $2 ORDER BY relayer_nonce DESC LIMIT 3',
+        [burner, nonce.toString()],
+      )
+      for (const row of held.rows) {
+        if (!(await signs(BigInt(row.relayer_nonce)))) continue
+        const relayed = await sender.find(row.tx_key)
+        if (relayed) return answer(ctx, await waitFor(ctx, { key: relayed.idempotencyKey, to: ctx.chain.contracts.relayer, data: '0x' }))
+      }
       throw new AppError('INVALID_SIGNATURE', 'The signature does not recover to the burner for its current relayer nonce. GET /api/gasless/burn for the message to sign.')
     }
     if (state.balance < BURN_TOTAL_WEI) throw new AppError('INSUFFICIENT_BALANCE', `The burner holds ${formatUnits(state.balance, 18)} tokens; 225,000 are needed.`)
