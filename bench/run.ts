@@ -4,6 +4,7 @@ import { benchLooksmaxx } from './looksmaxx.ts'
 import { benchReadSide } from './read-side.ts'
 import { benchStream } from './stream.ts'
 import { benchGasless } from './gasless.ts'
+import { benchImageBomb } from './image-bomb.ts'
 
 const benches: Record<string, () => Promise<string>> = {
   'http-reads': () => benchHttpReads(Number(process.env.BENCH_SECONDS ?? 8)),
@@ -11,6 +12,7 @@ const benches: Record<string, () => Promise<string>> = {
   'read-side': () => benchReadSide(Number(process.env.BENCH_SECONDS ?? 8)),
   gasless: () => benchGasless(),
   stream: () => benchStream(Number(process.env.BENCH_CLIENTS ?? 5000)),
+  'image-bomb': () => benchImageBomb(),
 }
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches)

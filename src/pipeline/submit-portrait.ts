@@ -1,6 +1,8 @@
 import type { Context } from '../context.ts'
 import { AppError } from '../errors/app-error.ts'
-import { parsePortrait } from './parse-portrait.ts'
+import { decodePortrait, inspectPortrait } from './parse-portrait.ts'
+import { imageHashOf, verifyBurnerProof } from '../chain/verify/burner-authorization.ts'
+import { simulateSettlement } from '../x402/settlement-call.ts'
 import { readBurnEvidence } from '../chain/reads/read-burn-evidence.ts'
 import { verifyBurns } from '../chain/verify/verify-burns.ts'
 import { claimSubmission, findSubmissionByTxHash, getSubmission, type Submission } from '../store/submissions.ts'
@@ -17,6 +19,9 @@ export type PortraitRequest = {
   image: string
   imageType?: string
   payment?: CompletePaymentPayload
+  /** EIP-712 RedeemBurn by the burner: required without a payment, or when the payer is not the burner. */
+  burnerSignature?: `0x${string}`
+  burnerDeadline?: number
 }
 
 export function statusUrl(ctx: Context, burnTxHash: string): string {
@@ -51,19 +56,47 @@ export async function submitPortrait(ctx: Context, request: PortraitRequest): Pr
     if (existing) throw alreadyUsed(ctx, existing, hash)
   }
 
-  // The independent checks run together; the first refusal wins, in the order a user fixes them.
+  // Cheap checks first, in the order a user fixes them, none of which decodes a pixel or
+  // reads the chain: the image header, the payment's own fields, the burner's consent.
+  const header = inspectPortrait(request.image, request.imageType)
   const requirements = request.payment ? looksmaxxRequirements(ctx) : undefined
-  const [portrait, verdict, evidence] = await Promise.allSettled([
-    parsePortrait(request.image, request.imageType),
+  if (request.payment && requirements) refuseLongLivedPayment(request.payment, requirements)
+  const nowSeconds = Math.floor(Date.now() / 1000)
+  const proof = await verifyBurnerProof({
+    nft: ctx.chain.contracts.nft,
+    message: {
+      burner: request.burner,
+      burnTxHash: request.burnTxHash,
+      devTxHash: request.devTxHash,
+      imageHash: imageHashOf(header.bytes),
+      payer: request.payment?.payload.authorization.from as `0x${string}` | undefined,
+    },
+    signature: request.burnerSignature,
+    deadline: request.burnerDeadline,
+    nowSeconds,
+  })
+  if (!proof.ok) throw new AppError(proof.code, proof.message, { details: { field: 'burnerSignature', burner: request.burner } })
+
+  // Then the chain, together: the payment (the facilitator's verify and our own simulation of
+  // the settlement, so a payment the forwarder would revert is refused before any claim) and
+  // the burns.
+  const [verdict, simulation, evidence] = await Promise.allSettled([
     request.payment && requirements ? pipeline.facilitator.verify(request.payment, requirements) : Promise.resolve(undefined),
+    request.payment && requirements
+      ? simulateSettlement(ctx.chain, request.payment, requirements.asset as `0x${string}`, ctx.chain.facilitator)
+      : Promise.resolve(undefined),
     readBurnEvidence(ctx.chain, request.burnTxHash, request.devTxHash),
   ])
-  if (portrait.status === 'rejected') throw portrait.reason
-  if (request.payment && requirements) refuseLongLivedPayment(request.payment, requirements)
   if (verdict.status === 'rejected') throw verdict.reason
   if (verdict.value && !verdict.value.isValid) {
     throw new AppError('PAYMENT_REQUIRED', `The payment is not valid: ${verdict.value.invalidReason}. Nothing was consumed.`, {
       details: { reason: verdict.value.invalidReason },
+    })
+  }
+  if (simulation.status === 'rejected') throw simulation.reason
+  if (simulation.value && !simulation.value.ok) {
+    throw new AppError('PAYMENT_REQUIRED', `The payment would not settle: the forwarder reverts with "${simulation.value.reason}". Sign a new one; nothing was consumed.`, {
+      details: { reason: 'settlement_reverted', revert: simulation.value.reason },
     })
   }
   if (evidence.status === 'rejected') throw evidence.reason
@@ -75,9 +108,12 @@ export async function submitPortrait(ctx: Context, request: PortraitRequest): Pr
     referralContract: ctx.chain.contracts.referral,
     confirmations: ctx.config.CONFIRMATIONS,
     maxAgeSeconds: ctx.config.BURN_MAX_AGE_SECONDS,
-    nowSeconds: BigInt(Math.floor(Date.now() / 1000)),
+    nowSeconds: BigInt(nowSeconds),
   })
   if (!check.ok) throw new AppError('BURN_VERIFICATION_FAILED', check.reason, { details: { burnTxHash: request.burnTxHash, devTxHash: request.devTxHash } })
+
+  // Only a request with good burns and a good payment pays for the full decode, one at a time.
+  const portrait = await decodePortrait(header)
 
   const auth = request.payment?.payload.authorization
   const claim = await claimSubmission(ctx.db, {
@@ -98,7 +134,7 @@ export async function submitPortrait(ctx: Context, request: PortraitRequest): Pr
           }
         : undefined,
     claimedBlock: evidence.value.latestBlock,
-    image: { bytes: portrait.value.bytes, mimeType: portrait.value.mimeType },
+    image: { bytes: portrait.bytes, mimeType: portrait.mimeType },
     leaseOwner: pipeline.owner,
     leaseMs: pipeline.leaseMs,
   })
@@ -112,7 +148,7 @@ export async function submitPortrait(ctx: Context, request: PortraitRequest): Pr
   // This request won the claim: start the portrait now, so generation overlaps settlement.
   // Losers of a race and refused requests never get here, so they cost no generation; the
   // image is pinned only after the settlement is recorded (saga, step 'settled').
-  const early = pipeline.deps.images.generate({ image: portrait.value.bytes, mimeType: portrait.value.mimeType, seed: request.burnTxHash })
+  const early = pipeline.deps.images.generate({ image: portrait.bytes, mimeType: portrait.mimeType, seed: request.burnTxHash })
   early.catch(() => {})
   pipeline.deps.early.set(request.burnTxHash, early)
 

@@ -53,6 +53,8 @@ test('each broken rule gives its x402 reason', async () => {
     ['expired', sign({ validBefore: String(now + 3n) }), 'invalid_exact_evm_payload_authorization_valid_before'],
     ['valid for longer than maxTimeoutSeconds', sign({ validBefore: String(now + 3600n) }), 'invalid_exact_evm_payload_authorization_valid_before'],
     ['not yet valid', sign({ validAfter: String(now + 60n) }), 'invalid_exact_evm_payload_authorization_valid_after'],
+    // The forwarder requires block.timestamp > validAfter: valid from this very second is refused too (issue 9).
+    ['valid only from now', sign({ validAfter: String(now) }), 'invalid_exact_evm_payload_authorization_valid_after'],
     ['too little', sign({ value: '999999999999999999' }), 'invalid_exact_evm_payload_authorization_value'],
     ['too much', sign({ value: '1000000000000000001' }), 'invalid_exact_evm_payload_authorization_value'],
     ['nonce used', sign(), 'invalid_exact_evm_nonce_already_used', { ...okState, authorizationUsed: true }],

@@ -64,7 +64,10 @@ export async function verifyExactPayment(
   }
   if (BigInt(auth.validBefore) < nowSeconds + MIN_REMAINING_SECONDS) return fail('invalid_exact_evm_payload_authorization_valid_before')
   if (BigInt(auth.validBefore) > maxValidBefore(requirements, nowSeconds)) return fail('invalid_exact_evm_payload_authorization_valid_before')
-  if (BigInt(auth.validAfter) > nowSeconds) return fail('invalid_exact_evm_payload_authorization_valid_after')
+  // The forwarder requires block.timestamp > validAfter: an authorization valid only from this
+  // very second would revert if settled in a block of this second, so it is refused as the
+  // chain would refuse it (a reverted settlement must never get as far as a claim).
+  if (BigInt(auth.validAfter) >= nowSeconds) return fail('invalid_exact_evm_payload_authorization_valid_after')
   if (BigInt(auth.value) !== BigInt(requirements.maxAmountRequired)) return fail('invalid_exact_evm_payload_authorization_value')
   if (state) {
     if (state.authorizationUsed) return fail('invalid_exact_evm_nonce_already_used')

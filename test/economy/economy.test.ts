@@ -68,7 +68,7 @@ describe('gasless burn', () => {
     assert.equal(before.agent - (await agent.coinBalance()), 225_000n * E18)
 
     // The relay carries both transfers: it redeems as burn and dev at once.
-    const portrait = await postJson(`${app.url}/api/generate`, { burnTxHash: relayed.body.txHash, devTxHash: relayed.body.txHash, burnerAddress: agent.address, image })
+    const portrait = await postJson(`${app.url}/api/generate`, { burnTxHash: relayed.body.txHash, devTxHash: relayed.body.txHash, burnerAddress: agent.address, image, ...(await agent.signRedeem({ burnTxHash: relayed.body.txHash, devTxHash: relayed.body.txHash, image })) })
     assert.equal(portrait.status, 200, JSON.stringify(portrait.body))
   })
 
@@ -198,7 +198,7 @@ describe('the relayer key after a request gave up', () => {
 describe('referral agents', () => {
   test('register with the returned calldata; a user burns with the referral calldata; the agent earns 11,250; the burn redeems', async () => {
     const agent = await createAgent(app.url, devnet.url, 8)
-    const registration = await postJson(`${app.url}/api/agent/register`, { wallet: agent.address, description: 'test agent' })
+    const registration = await postJson(`${app.url}/api/agent/register`, { wallet: agent.address, description: 'test agent', ...(await agent.signRegistration('ReferralAgentRegistration', { description: 'test agent' })) })
     assert.equal(registration.status, 200)
     assert.equal(registration.body.alreadyRegistered, false)
     assert.equal(registration.body.registration.transaction.to, devnet.info.contracts.referral)
@@ -222,7 +222,7 @@ describe('referral agents', () => {
     assert.equal(stats.body.stats.referralCount, 1)
     assert.equal(stats.body.stats.totalEarnings, (11_250n * E18).toString())
 
-    const portrait = await postJson(`${app.url}/api/generate`, { burnTxHash: burnTx, devTxHash: burnTx, burnerAddress: user.address, image })
+    const portrait = await postJson(`${app.url}/api/generate`, { burnTxHash: burnTx, devTxHash: burnTx, burnerAddress: user.address, image, ...(await user.signRedeem({ burnTxHash: burnTx, devTxHash: burnTx, image })) })
     assert.equal(portrait.status, 200, JSON.stringify(portrait.body))
   })
 
@@ -234,52 +234,63 @@ describe('referral agents', () => {
   })
 })
 
+/** A wallet's own signed early-access registration, as the GET describes it. */
+async function registerEarly(url: string, wallet: Agent, fields: { twitter?: string; referralCode?: string } = {}, as?: string) {
+  const signed = await wallet.signRegistration('EarlyAccessRegistration', fields)
+  return postJson(`${url}/api/early/register`, { wallet: as ?? wallet.address, ...fields, ...signed })
+}
+
 describe('early access', () => {
   test('a holder and an NFT owner register (idempotently); an empty wallet gets 403; a bad wallet 400', async () => {
-    const holder = devnet.info.accounts.demoHolder
-    const first = await postJson(`${app.url}/api/early/register`, { wallet: holder, twitter: '@demo' })
+    const holder = await createAgent(app.url, devnet.url, 4)
+    const first = await registerEarly(app.url, holder, { twitter: '@demo' })
     assert.equal(first.status, 200, JSON.stringify(first.body))
     assert.deepEqual(first.body.eligibility, { hasTokens: true, nftCount: 0, instantAccess: false, path: 'referral' })
-    const second = await postJson(`${app.url}/api/early/register`, { wallet: holder.toLowerCase(), twitter: '@other' })
+    const second = await registerEarly(app.url, holder, { twitter: '@other' }, holder.address.toLowerCase())
     assert.equal(second.body.referralCode, first.body.referralCode, 'registering twice is idempotent')
     // Agent 6 spent its tokens on the gasless burn and holds the portrait NFT.
-    const nftOwner = await postJson(`${app.url}/api/early/register`, { wallet: devnet.info.accounts.agents[1] })
+    const nftOwner = await registerEarly(app.url, await createAgent(app.url, devnet.url, 6))
     assert.equal(nftOwner.status, 200, JSON.stringify(nftOwner.body))
     assert.equal(nftOwner.body.eligibility.nftCount, 1)
-    const empty = await postJson(`${app.url}/api/early/register`, { wallet: devnet.info.accounts.agents[4] })
+    const empty = await registerEarly(app.url, await createAgent(app.url, devnet.url, 9))
     assert.equal(empty.status, 403)
     assert.equal(empty.body.error.code, 'NOT_ELIGIBLE')
     assert.equal((await postJson(`${app.url}/api/early/register`, { wallet: '0xbad' })).status, 400)
-    assert.equal((await getJson(`${app.url}/api/early/register`)).body.eligibility.instantAccess, '3+ looksmaxxed NFTs')
+    const info = (await getJson(`${app.url}/api/early/register`)).body
+    assert.equal(info.eligibility.instantAccess, '3+ looksmaxxed NFTs')
+    assert.equal(info.registration.signTypedData.primaryType, 'EarlyAccessRegistration')
   })
 })
 
 describe('early access codes and NFT eligibility', () => {
-  test('two wallets with the same six-hex prefix and handle both register, each with its own code', async () => {
+  test('a wallet whose first code another wallet holds gets the next candidate; codes never collide', async () => {
     const holder = await createAgent(app.url, devnet.url, 4)
-    const wallets = [getAddress('0xc0ffee000000000000000000000000000000a001'), getAddress('0xc0ffee000000000000000000000000000000b002')]
+    const wallets = [await createAgent(app.url, devnet.url, 10), await createAgent(app.url, devnet.url, 11), await createAgent(app.url, devnet.url, 12)]
     for (const wallet of wallets) {
-      await holder.send({ to: devnet.info.contracts.token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [wallet, E18] }) })
+      await holder.send({ to: devnet.info.contracts.token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [wallet.address, E18] }) })
     }
-    const first = await postJson(`${app.url}/api/early/register`, { wallet: wallets[0], twitter: '@twin' })
-    const second = await postJson(`${app.url}/api/early/register`, { wallet: wallets[1], twitter: '@twin' })
+    // Another wallet already holds the first candidate of wallets[1] (same six hex digits and handle).
+    const taken = `${wallets[1]!.address.slice(2, 8).toLowerCase()}twin`
+    await app.ctx.db.query(`INSERT INTO early_access (wallet, referral_code, path, signature, signed_at) VALUES ($1, $2, 'referral', '0x', 0)`, [
+      getAddress('0xc0ffee000000000000000000000000000000a001'), taken,
+    ])
+    const first = await registerEarly(app.url, wallets[0]!, { twitter: '@twin' })
+    const second = await registerEarly(app.url, wallets[1]!, { twitter: '@twin' })
     assert.equal(first.status, 200, JSON.stringify(first.body))
     assert.equal(second.status, 200, JSON.stringify(second.body))
-    assert.equal(first.body.referralCode, 'c0ffeetwin')
-    assert.notEqual(second.body.referralCode, first.body.referralCode)
+    assert.equal(first.body.referralCode, `${wallets[0]!.address.slice(2, 8).toLowerCase()}twin`)
+    assert.equal(second.body.referralCode, `${wallets[1]!.address.slice(2, 10).toLowerCase()}twin`, 'the next candidate')
     for (const { body } of [first, second]) {
       assert.match(body.referralCode, /^[a-z0-9]{6,16}$/, 'a code is a valid referralCode input')
       assert.ok(body.referralLink.endsWith(`?ref=${body.referralCode}`))
     }
     // Registering again still returns each wallet's first registration.
-    assert.equal((await postJson(`${app.url}/api/early/register`, { wallet: wallets[1], twitter: '@twin' })).body.referralCode, second.body.referralCode)
-    assert.equal((await postJson(`${app.url}/api/early/register`, { wallet: wallets[0] })).body.referralCode, first.body.referralCode)
-    // A third with the same prefix and handle, referred by the first.
-    const third = getAddress('0xc0ffee000000000000000000000000000000c003')
-    await holder.send({ to: devnet.info.contracts.token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [third, E18] }) })
-    const referred = await postJson(`${app.url}/api/early/register`, { wallet: third, twitter: 'twin', referralCode: first.body.referralCode })
+    assert.equal((await registerEarly(app.url, wallets[1]!, { twitter: '@twin' })).body.referralCode, second.body.referralCode)
+    assert.equal((await registerEarly(app.url, wallets[0]!)).body.referralCode, first.body.referralCode)
+    // A third, referred by the first.
+    const referred = await registerEarly(app.url, wallets[2]!, { twitter: 'twin', referralCode: first.body.referralCode })
     assert.equal(referred.status, 200, JSON.stringify(referred.body))
-    assert.equal(new Set([first.body.referralCode, second.body.referralCode, referred.body.referralCode]).size, 3)
+    assert.equal(new Set([taken, first.body.referralCode, second.body.referralCode, referred.body.referralCode]).size, 4)
   })
 
   test('an NFT without tokens opens the referral path; three portraits give instant access', async () => {
@@ -291,18 +302,18 @@ describe('early access codes and NFT eligibility', () => {
       const hash = await minter.writeContract({ address: devnet.info.contracts.nft, abi: mintAbi, functionName: 'mint', args: [to, 'ipfs://bafkreigh2akiscaildc'] })
       assert.equal((await reader.waitForTransactionReceipt({ hash })).status, 'success')
     }
-    const oneNft = getAddress('0x00000000000000000000000000000000000a11ce')
-    const threeNfts = getAddress('0x0000000000000000000000000000000000000b0b')
-    await mint(oneNft)
-    for (let i = 0; i < 3; i++) await mint(threeNfts)
+    const oneNft = await createAgent(app.url, devnet.url, 13)
+    const threeNfts = await createAgent(app.url, devnet.url, 14)
+    await mint(oneNft.address)
+    for (let i = 0; i < 3; i++) await mint(threeNfts.address)
     for (const wallet of [oneNft, threeNfts]) {
-      assert.equal(await reader.readContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] }), 0n, 'no tokens')
+      assert.equal(await reader.readContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'balanceOf', args: [wallet.address] }), 0n, 'no tokens')
     }
 
-    const referral = await postJson(`${app.url}/api/early/register`, { wallet: oneNft })
+    const referral = await registerEarly(app.url, oneNft)
     assert.equal(referral.status, 200, JSON.stringify(referral.body))
     assert.deepEqual(referral.body.eligibility, { hasTokens: false, nftCount: 1, instantAccess: false, path: 'referral' })
-    const instant = await postJson(`${app.url}/api/early/register`, { wallet: threeNfts, twitter: '@bob' })
+    const instant = await registerEarly(app.url, threeNfts, { twitter: '@bob' })
     assert.equal(instant.status, 200, JSON.stringify(instant.body))
     assert.deepEqual(instant.body.eligibility, { hasTokens: false, nftCount: 3, instantAccess: true, path: 'instant' })
     assert.equal(instant.body.message, 'Instant access granted.')
@@ -329,7 +340,7 @@ describe('early access when its store is down', () => {
     const broken = await startTestApp({ rpcUrl: devnet.url })
     try {
       await broken.ctx.db.close()
-      const response = await postJson(`${broken.url}/api/early/register`, { wallet: devnet.info.accounts.demoHolder })
+      const response = await registerEarly(broken.url, await createAgent(app.url, devnet.url, 4))
       assert.equal(response.status, 502)
       assert.equal(response.body.error.code, 'UPSTREAM_FAILED')
     } finally {

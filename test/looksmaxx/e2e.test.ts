@@ -156,7 +156,7 @@ test('POST /api/generate redeems a burn without the fee, and shares the replay p
   await burner.buyTokens('1')
   const { burnTxHash, devTxHash } = await burner.burn()
   const usdm = await burner.usdmBalance()
-  const { status, body } = await postJson(`${app.url}/api/generate`, { burnTxHash, devTxHash, burnerAddress: burner.address, image })
+  const { status, body } = await postJson(`${app.url}/api/generate`, { burnTxHash, devTxHash, burnerAddress: burner.address, image, ...(await burner.signRedeem({ burnTxHash, devTxHash, image })) })
   assert.equal(status, 200, JSON.stringify(body))
   assert.equal(body.source, 'burn-to-create')
   assert.equal(await burner.ownerOf(BigInt(body.tokenId)), burner.address)

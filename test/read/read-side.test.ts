@@ -23,7 +23,7 @@ before(async () => {
   await agent.buyTokens('1')
   for (const who of [holder, agent, holder]) {
     const { burnTxHash, devTxHash } = await who.burn()
-    const { status, body } = await postJson(`${app.url}/api/generate`, { burnTxHash, devTxHash, burnerAddress: who.address, image })
+    const { status, body } = await postJson(`${app.url}/api/generate`, { burnTxHash, devTxHash, burnerAddress: who.address, image, ...(await who.signRedeem({ burnTxHash, devTxHash, image })) })
     assert.equal(status, 200, JSON.stringify(body))
     minted.push({ burner: who.address, tokenId: body.tokenId, burnTxHash, ipfsCid: body.ipfsCid })
   }

@@ -1,4 +1,4 @@
-import { createPublicClient, createWalletClient, erc20Abi, http, parseAbi, type Chain } from 'viem'
+import { createPublicClient, createWalletClient, encodeFunctionData, erc20Abi, http, keccak256, parseAbi, parseSignature, zeroAddress, type Chain } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
@@ -64,13 +64,13 @@ export async function createAgent(appUrl: string, rpcUrl: string, index: number)
       return { burnTxHash, devTxHash }
     },
     /** Signs an EIP-3009 authorization for the first requirement of a 402 body. */
-    async signPayment(requirements: any, overrides: Partial<{ value: bigint; to: `0x${string}`; validBefore: bigint; nonce: `0x${string}` }> = {}) {
+    async signPayment(requirements: any, overrides: Partial<{ value: bigint; to: `0x${string}`; validAfter: bigint; validBefore: bigint; nonce: `0x${string}` }> = {}) {
       const now = BigInt(Math.floor(Date.now() / 1000))
       const authorization = {
         from: account.address,
         to: overrides.to ?? (requirements.payTo as `0x${string}`),
         value: overrides.value ?? BigInt(requirements.maxAmountRequired),
-        validAfter: now - 600n,
+        validAfter: overrides.validAfter ?? now - 600n,
         validBefore: overrides.validBefore ?? now + BigInt(requirements.maxTimeoutSeconds),
         nonce: overrides.nonce ?? (`0x${randomBytes(32).toString('hex')}` as `0x${string}`),
       }
@@ -98,6 +98,66 @@ export async function createAgent(appUrl: string, rpcUrl: string, index: number)
           authorization: Object.fromEntries(Object.entries(authorization).map(([k, v]) => [k, String(v)])),
         },
       }
+    },
+    /**
+     * The burner's consent to redeem its burns (burnerSignature, burnerDeadline): an EIP-712
+     * RedeemBurn over the burns, keccak256 of the decoded image bytes and the payer (the zero
+     * address on /api/generate), as burnerProof in the 402 body describes it.
+     */
+    async signRedeem(args: { burnTxHash: `0x${string}`; devTxHash: `0x${string}`; image: string; payer?: `0x${string}`; deadline?: number }) {
+      const deadline = args.deadline ?? Math.floor(Date.now() / 1000) + 600
+      const burnerSignature = await account.signTypedData({
+        domain: { name: 'MegaChad Portrait', version: '1', chainId: 4326, verifyingContract: contracts.nft! },
+        types: {
+          RedeemBurn: [
+            { name: 'burner', type: 'address' },
+            { name: 'burnTxHash', type: 'bytes32' },
+            { name: 'devTxHash', type: 'bytes32' },
+            { name: 'imageHash', type: 'bytes32' },
+            { name: 'payer', type: 'address' },
+            { name: 'deadline', type: 'uint256' },
+          ],
+        },
+        primaryType: 'RedeemBurn',
+        message: {
+          burner: account.address,
+          burnTxHash: args.burnTxHash,
+          devTxHash: args.devTxHash,
+          imageHash: keccak256(Buffer.from(args.image, 'base64')),
+          payer: args.payer ?? zeroAddress,
+          deadline: BigInt(deadline),
+        },
+      })
+      return { burnerSignature, burnerDeadline: deadline }
+    },
+    /** Cancels an EIP-3009 authorization on the forwarder (the payer's own cancelAuthorization). */
+    async cancelAuthorization(requirements: any, nonce: `0x${string}`) {
+      const signature = await account.signTypedData({
+        domain: { name: requirements.extra.name, version: requirements.extra.version, chainId: 4326, verifyingContract: requirements.asset },
+        types: { CancelAuthorization: [{ name: 'authorizer', type: 'address' }, { name: 'nonce', type: 'bytes32' }] },
+        primaryType: 'CancelAuthorization',
+        message: { authorizer: account.address, nonce },
+      })
+      const { v, r, s } = parseSignature(signature)
+      return send({
+        to: requirements.asset,
+        data: encodeFunctionData({
+          abi: parseAbi(['function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)']),
+          functionName: 'cancelAuthorization',
+          args: [account.address, nonce, Number(v), r, s],
+        }),
+      })
+    },
+    /** The wallet's EIP-712 signature of a registration (early access or referral agent), as the GET answers describe. */
+    async signRegistration(primaryType: 'EarlyAccessRegistration' | 'ReferralAgentRegistration', fields: Record<string, string | undefined>, issuedAt = Math.floor(Date.now() / 1000)) {
+      const names = primaryType === 'EarlyAccessRegistration' ? ['twitter', 'tweetUrl', 'referralCode'] : ['mcpEndpoint', 'description']
+      const signature = await account.signTypedData({
+        domain: { name: 'MegaChad', version: '1', chainId: 4326 },
+        types: { [primaryType]: [{ name: 'wallet', type: 'address' }, ...names.map((name) => ({ name, type: 'string' })), { name: 'issuedAt', type: 'uint256' }] },
+        primaryType,
+        message: { wallet: account.address, ...Object.fromEntries(names.map((name) => [name, fields[name] ?? ''])), issuedAt: BigInt(issuedAt) },
+      })
+      return { issuedAt, signature }
     },
   }
 }

@@ -99,7 +99,8 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
       ['unsupported imageType', { ...good, imageType: 'image/gif' }, 400, 'INVALID_INPUT'],
       ['payment without signature', { ...good, paymentPayload: { payload: {} } }, 400, 'INVALID_PAYMENT'],
       ['payment without authorization', { ...good, paymentPayload: { payload: { signature: '0xabcd' } } }, 400, 'INVALID_PAYMENT'],
-      ['burner is not the sender', { ...good, burnerAddress: agents[1]!.address }, 400, 'BURN_VERIFICATION_FAILED'],
+      ['burner is not the sender (and pays)', { ...good, burnerAddress: agents[1]!.address, paymentPayload: await agents[1]!.signPayment(requirements) }, 400, 'BURN_VERIFICATION_FAILED'],
+      ['payer is not the burner, without the burner\'s signature', { ...good, paymentPayload: await agents[1]!.signPayment(requirements) }, 400, 'INVALID_SIGNATURE'],
       ['burn and dev swapped roles', { ...good, burnTxHash: devTxHash, devTxHash: burnTxHash }, 400, 'BURN_VERIFICATION_FAILED'],
       ['same hash for both legs of a single transfer', { ...good, devTxHash: burnTxHash }, 400, 'BURN_VERIFICATION_FAILED'],
       ['unknown transaction', { ...good, burnTxHash: `0x${'12'.repeat(32)}` }, 400, 'BURN_VERIFICATION_FAILED'],
@@ -180,8 +181,10 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     // Signed by this agent but for a wallet without USDm allowance: verification catches it.
     const broke = await createAgent(app.url, devnet.url, 3)
     const bad = await broke.signPayment(requirements)
-    const refused = await postJson(`${app.url}/api/x402/looksmaxx`, { burnTxHash, devTxHash, burnerAddress: agent.address, image, paymentPayload: bad })
-    assert.equal(refused.status, 402)
+    // The burner lets that wallet pay (RedeemBurn for that payer), so the payment itself is judged.
+    const consent = await agent.signRedeem({ burnTxHash, devTxHash, image, payer: broke.address })
+    const refused = await postJson(`${app.url}/api/x402/looksmaxx`, { burnTxHash, devTxHash, burnerAddress: agent.address, image, ...consent, paymentPayload: bad })
+    assert.equal(refused.status, 402, JSON.stringify(refused.body))
     const ok = await postJson(`${app.url}/api/x402/looksmaxx`, {
       burnTxHash, devTxHash, burnerAddress: agent.address, image, paymentPayload: await agent.signPayment(requirements),
     })

@@ -1,8 +1,8 @@
-import { erc20Abi, parseSignature, type LocalAccount } from 'viem'
+import { erc20Abi, type LocalAccount } from 'viem'
 import type { Chain } from '../../chain/clients.ts'
 import type { TxSender } from '../../chain/sender/tx-sender.ts'
 import { eip3009Abi } from '../../chain/abis/eip3009.ts'
-import { encodeFunctionData } from 'viem'
+import { buildSettlementCall, simulateSettlement } from '../../x402/settlement-call.ts'
 import { rpcFailed } from '../../chain/upstream-error.ts'
 import { verifyExactPayment, type PayerState } from '../../x402/verify-payment.ts'
 import type { Facilitator, SettleResult } from './port.ts'
@@ -50,23 +50,12 @@ export function createBuiltinFacilitator(deps: { chain: Chain; sender: TxSender;
         }
         return { success: false, errorReason: verdict.invalidReason, network: requirements.network, payer: verdict.payer }
       }
-      const signature = payment.payload.signature as `0x${string}`
-      const args = [
-        auth.from as `0x${string}`,
-        auth.to as `0x${string}`,
-        BigInt(auth.value),
-        BigInt(auth.validAfter),
-        BigInt(auth.validBefore),
-        auth.nonce as `0x${string}`,
-      ] as const
-      // 65-byte EOA signatures use the (v, r, s) overload; longer ones (smart wallets) the bytes one.
-      const data =
-        signature.length === 132
-          ? (() => {
-              const { v, r, s, yParity } = parseSignature(signature)
-              return encodeFunctionData({ abi: eip3009Abi, functionName: 'transferWithAuthorization', args: [...args, Number(v ?? BigInt(yParity) + 27n), r, s] })
-            })()
-          : encodeFunctionData({ abi: eip3009Abi, functionName: 'transferWithAuthorization', args: [...args, signature] })
+      // The forwarder decides: a settlement that would revert is a refusal, never a transaction.
+      const simulated = await simulateSettlement(chain, payment, requirements.asset as `0x${string}`, sender.address)
+      if (!simulated.ok) {
+        return { success: false, errorReason: `settlement_reverted: ${simulated.reason}`, network: requirements.network, payer: auth.from as `0x${string}` }
+      }
+      const data = buildSettlementCall(payment)
       const mined = await sender.sendAndWait({ key, to: requirements.asset as `0x${string}`, data })
       if (mined.status !== 'mined') {
         return { success: false, errorReason: 'invalid_transaction_state', network: requirements.network, payer: auth.from as `0x${string}` }

@@ -115,7 +115,7 @@ export const getAgentInfo = defineOperation({
       referralProgram: {
         description: 'Registered agents earn 11,250 MEGACHAD (5% of the 225,000 burn, paid out of the fund half) for every burn made with their referral.',
         rewardPerBurn: '11,250 MEGACHAD',
-        howToRegister: `POST ${base}/api/agent/register with {"wallet": "0x..."} and send the returned registerAgent() transaction.`,
+        howToRegister: `POST ${base}/api/agent/register with {"wallet": "0x...", "issuedAt": <unix seconds>, "signature": "0x..."} (the wallet's EIP-712 signature of signTypedData from GET ${base}/api/agent/register?address=0x...) and send the returned registerAgent() transaction.`,
         checkStats: `GET ${base}/api/agent/referrals?address=0x...`,
         referralContract: contracts.referral,
         flow: [

@@ -209,7 +209,7 @@ export const getLlmsFullTxt = defineOperation({
         '1. GET /api/agent/looksmaxx?wallet=… for the plan with ready transactions.',
         '2. Send the swap (when short of tokens), the burn and the fund transfer.',
         '3. GET /api/x402/looksmaxx for the 402 payment requirements; sign the EIP-3009 authorization.',
-        '4. POST /api/x402/looksmaxx with both hashes, burnerAddress, the base64 portrait and the payment.',
+        '4. POST /api/x402/looksmaxx with both hashes, burnerAddress, the base64 portrait and the payment, signed by the burner wallet (only the burner may redeem its burns; another payer, or POST /api/generate, needs the burner\'s EIP-712 RedeemBurn as burnerSignature: see burnerProof in the 402 body).',
         '5. If the answer is lost: GET /api/x402/looksmaxx/{burnTxHash}.',
         '',
         '## Endpoints',

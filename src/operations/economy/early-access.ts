@@ -4,6 +4,7 @@ import { defineOperation } from '../define.ts'
 import { addressIn, addressOut } from '../schemas.ts'
 import { AppError } from '../../errors/app-error.ts'
 import { rpcFailed } from '../../chain/upstream-error.ts'
+import { issuedAtField, requireWalletSignature, signTypedDataOut, signTypedDataTemplate, walletSignatureField } from './wallet-signature.ts'
 
 /** Instant access takes this many portraits; any tokens or one portrait open the referral path. */
 const INSTANT_ACCESS_NFTS = 3
@@ -19,7 +20,13 @@ export const getEarlyAccessInfo = defineOperation({
     name: z.string(),
     description: z.string(),
     eligibility: z.object({ instantAccess: z.string(), referralPath: z.string() }),
-    registration: z.object({ method: z.string(), endpoint: z.string(), contentType: z.string(), body: z.record(z.string(), z.string()) }),
+    registration: z.object({
+      method: z.string(),
+      endpoint: z.string(),
+      contentType: z.string(),
+      body: z.record(z.string(), z.string()),
+      signTypedData: signTypedDataOut,
+    }),
     contracts: z.object({ token: addressOut, nft: addressOut, chain: z.string(), rpc: z.string() }),
   }),
   errors: [],
@@ -36,7 +43,21 @@ export const getEarlyAccessInfo = defineOperation({
         method: 'POST',
         endpoint: `${ctx.baseUrl()}/api/early/register`,
         contentType: 'application/json',
-        body: { wallet: '0x… (required)', twitter: '@handle (optional)', tweetUrl: 'https://… (optional)', referralCode: 'a code you were given (optional)' },
+        body: {
+          wallet: '0x… (required)',
+          twitter: '@handle (optional)',
+          tweetUrl: 'https://… (optional)',
+          referralCode: 'a code you were given (optional)',
+          issuedAt: 'unix seconds when you signed (required; accepted for 10 minutes)',
+          signature: 'EIP-712 signature of signTypedData by the wallet (required)',
+        },
+        signTypedData: signTypedDataTemplate('EarlyAccessRegistration', {
+          wallet: '<wallet>',
+          twitter: '<twitter as sent, or "">',
+          tweetUrl: '<tweetUrl as sent, or "">',
+          referralCode: '<referralCode as sent, or "">',
+          issuedAt: '<issuedAt>',
+        }),
       },
       contracts: { token: ctx.chain.contracts.token, nft: ctx.chain.contracts.nft, chain: `${ctx.chain.info.name} (${ctx.chain.info.chainId})`, rpc: ctx.chain.info.rpc },
     }
@@ -48,13 +69,16 @@ export const registerEarlyAccess = defineOperation({
   method: 'POST',
   path: '/api/early/register',
   summary: 'Register a wallet for early access; eligibility is read from the chain',
-  description: '403 for a wallet with neither tokens nor looksmaxxed NFTs. Registering again returns the first registration (same referral code).',
+  description:
+    'Only the wallet may register itself: signature is its EIP-712 EarlyAccessRegistration over every field as sent (omitted ones as "") and issuedAt (see signTypedData in GET /api/early/register); a missing or foreign signature is 400 INVALID_SIGNATURE, an issuedAt older than 10 minutes 400 SIGNATURE_EXPIRED. 403 for a wallet with neither tokens nor looksmaxxed NFTs. Registering again returns the first registration (same referral code).',
   tags: ['economy'],
   input: z.object({
     wallet: addressIn('Wallet to register'),
     twitter: z.string().regex(/^@?\w{1,15}$/, { error: 'must be a Twitter handle' }).optional(),
     tweetUrl: z.url().max(300).optional(),
     referralCode: z.string().regex(/^[a-z0-9]{6,16}$/, { error: 'must be a referral code' }).optional(),
+    signature: walletSignatureField.describe('EIP-712 EarlyAccessRegistration signed by wallet (see GET /api/early/register)'),
+    issuedAt: issuedAtField,
   }),
   output: z.object({
     success: z.boolean(),
@@ -64,8 +88,15 @@ export const registerEarlyAccess = defineOperation({
     referralLink: z.string(),
     message: z.string(),
   }),
-  errors: ['INVALID_ADDRESS', 'NOT_ELIGIBLE', 'UPSTREAM_FAILED'],
+  errors: ['INVALID_ADDRESS', 'INVALID_SIGNATURE', 'SIGNATURE_EXPIRED', 'NOT_ELIGIBLE', 'UPSTREAM_FAILED'],
   async handler(ctx, input) {
+    await requireWalletSignature({
+      primaryType: 'EarlyAccessRegistration',
+      wallet: input.wallet,
+      message: { twitter: input.twitter ?? '', tweetUrl: input.tweetUrl ?? '', referralCode: input.referralCode ?? '' },
+      issuedAt: input.issuedAt,
+      signature: input.signature,
+    })
     let balance: bigint
     let nfts: bigint
     try {
@@ -94,12 +125,14 @@ export const registerEarlyAccess = defineOperation({
     try {
       // Registering twice keeps the first registration: the same code and the same path. A
       // code another wallet already holds (same address prefix and handle) is not an error:
-      // the next candidate, longer, is tried.
+      // the next candidate, longer, is tried. A row stored before signatures were required
+      // (nobody proved it was the wallet's) gives way to the wallet's own signed registration.
+      await ctx.db.query('DELETE FROM early_access WHERE wallet = $1 AND signature IS NULL', [input.wallet])
       for (const code of referralCodeCandidates(input.wallet, input.twitter)) {
         await ctx.db.query(
-          `INSERT INTO early_access (wallet, twitter, tweet_url, referral_code, referred_by, path) VALUES ($1, $2, $3, $4, $5, $6)
+          `INSERT INTO early_access (wallet, twitter, tweet_url, referral_code, referred_by, path, signature, signed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
            ON CONFLICT DO NOTHING`,
-          [input.wallet, input.twitter ?? null, input.tweetUrl ?? null, code, input.referralCode ?? null, eligibility.path],
+          [input.wallet, input.twitter ?? null, input.tweetUrl ?? null, code, input.referralCode ?? null, eligibility.path, input.signature, input.issuedAt],
         )
         row = (await ctx.db.query<{ referral_code: string }>('SELECT referral_code FROM early_access WHERE wallet = $1', [input.wallet])).rows[0]
         if (row) break

@@ -90,7 +90,7 @@ export const postGaslessBurn = defineOperation({
   method: 'POST',
   path: '/api/gasless/burn',
   summary: 'Relay a signed gasless burn; the service pays the gas',
-  description: 'Checks the signature, deadline, balance and approval off-chain first (400), then relays through the relayer contract. The same signature twice returns the first relay, never a second burn. The relay transaction carries both transfers: submit its hash as both burnTxHash and devTxHash to redeem a portrait.',
+  description: 'Checks the signature, deadline, balance and approval off-chain first (400), then relays through the relayer contract. One relay per relayer nonce: the same signature posted again (even after its deadline), or another signature of the same nonce with another deadline, answers 200 with the relay that holds the nonce, never a second transaction. The relay transaction carries both transfers: submit its hash as both burnTxHash and devTxHash to redeem a portrait.',
   tags: ['economy'],
   input: z.object({
     burner: addressIn('Burner wallet'),
@@ -100,51 +100,103 @@ export const postGaslessBurn = defineOperation({
   output: relayResult,
   errors: ['INVALID_ADDRESS', 'INVALID_SIGNATURE', 'SIGNATURE_EXPIRED', 'INSUFFICIENT_BALANCE', 'RELAY_FAILED', 'UPSTREAM_FAILED'],
   async handler(ctx, { burner, deadline, signature }) {
+    const sender = ctx.economy.relayer
+    // The exact signature relayed before answers with that relay, whatever happened since
+    // (its deadline passed, the relayer nonce moved on): an idempotent replay.
+    const replayed = await ctx.db.query<{ tx_key: string }>(
+      'SELECT tx_key FROM gasless_relays WHERE burner = $1 AND lower(signature) = lower($2) ORDER BY created_at LIMIT 1',
+      [burner, signature],
+    )
+    if (replayed.rows[0]) {
+      // Only a stored transaction is waited for (its data is the stored one; '0x' is never sent).
+      const relayed = await sender.find(replayed.rows[0].tx_key)
+      if (relayed) return answer(ctx, await waitFor(ctx, { key: relayed.idempotencyKey, to: ctx.chain.contracts.relayer, data: '0x' }))
+    }
+
     const now = Math.floor(Date.now() / 1000)
     if (deadline <= now) throw new AppError('SIGNATURE_EXPIRED', `The deadline ${deadline} has passed (now ${now}); sign a new request.`)
     const state = await readBurnerState(ctx, burner)
-    const signer = async (nonce: bigint) =>
-      recoverTypedDataAddress({ domain: domainOf(ctx), types: burnRequestTypes, primaryType: 'BurnRequest', message: { burner, nonce, deadline: BigInt(deadline) }, signature: signature as `0x${string}` }).catch(() => undefined)
-    const sender = ctx.economy.relayer
-
     const nonce = state.nonce
-    if (!isAddressEqual((await signer(nonce)) ?? '0x0000000000000000000000000000000000000000', burner)) {
-      // A signature for an already used nonce: if we relayed it, answer with that relay.
-      const previous = await ctx.db.query<{ tx_key: string }>(
-        'SELECT tx_key FROM gasless_relays WHERE burner = $1 AND lower(signature) = lower($2) AND relayer_nonce < $3 ORDER BY relayer_nonce DESC LIMIT 1',
-        [burner, signature, nonce.toString()],
+    const signs = async (n: bigint) => {
+      const signer = await recoverTypedDataAddress({
+        domain: domainOf(ctx),
+        types: burnRequestTypes,
+        primaryType: 'BurnRequest',
+        message: { burner, nonce: n, deadline: BigInt(deadline) },
+        signature: signature as `0x${string}`,
+      }).catch(() => undefined)
+      return signer !== undefined && isAddressEqual(signer, burner)
+    }
+    if (!(await signs(nonce))) {
+      // A signature of a nonce we relayed already (another deadline than the one relayed, posted
+      // after that relay was mined): the relay that used the nonce answers.
+      const held = await ctx.db.query<{ relayer_nonce: string; tx_key: string }>(
+        'SELECT relayer_nonce, tx_key FROM gasless_nonces WHERE burner = $1 AND relayer_nonce < $2 ORDER BY relayer_nonce DESC LIMIT 3',
+        [burner, nonce.toString()],
       )
-      const row = previous.rows[0]
-      const relayed = row ? await sender.find(row.tx_key) : undefined
-      if (relayed?.status === 'mined') return toResult(ctx, relayed)
+      for (const row of held.rows) {
+        if (!(await signs(BigInt(row.relayer_nonce)))) continue
+        const relayed = await sender.find(row.tx_key)
+        if (relayed) return answer(ctx, await waitFor(ctx, { key: relayed.idempotencyKey, to: ctx.chain.contracts.relayer, data: '0x' }))
+      }
       throw new AppError('INVALID_SIGNATURE', 'The signature does not recover to the burner for its current relayer nonce. GET /api/gasless/burn for the message to sign.')
     }
     if (state.balance < BURN_TOTAL_WEI) throw new AppError('INSUFFICIENT_BALANCE', `The burner holds ${formatUnits(state.balance, 18)} tokens; 225,000 are needed.`)
     if (state.allowance < BURN_TOTAL_WEI) throw new AppError('INSUFFICIENT_BALANCE', 'The relayer is not approved for 225,000 tokens; send the approve transaction of GET /api/gasless/burn first.')
 
-    // One relay per signed message (burner, nonce, deadline): the same message posted again
-    // (even re-encoded) finds the first relay, never a second burn; a relay that reverted leaves
-    // the nonce unused, and a new signature (a new deadline) for it is a new relay.
+    // One relay per relayer nonce, whatever the deadline: signatures of the same nonce with
+    // other deadlines (posted together or later) get the relay that holds the nonce, never a
+    // second transaction that could only revert at the relayer's cost. A new signature takes
+    // the nonce over only once the holder reverted or was dropped (the nonce is still unused).
     const key = `gasless:${burner.toLowerCase()}:${nonce}:${deadline}`
+    const holder = await holdNonce(ctx, burner, nonce, key)
     await ctx.db.query(
       `INSERT INTO gasless_relays (burner, relayer_nonce, signature, deadline, tx_key) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (burner, relayer_nonce, deadline) DO NOTHING`,
-      [burner, nonce.toString(), signature, deadline, key],
+      [burner, nonce.toString(), signature, deadline, holder],
     )
     const { v, r, s } = parseSignature(signature as `0x${string}`)
     const data = encodeFunctionData({ abi: relayerAbi, functionName: 'relayBurn', args: [burner, BigInt(deadline), Number(v), r, s] })
-    let mined
-    try {
-      mined = await sender.sendAndWait({ key, to: ctx.chain.contracts.relayer, data })
-    } catch (cause) {
-      if ((cause as AppError).retryable) throw cause
-      throw new AppError('RELAY_FAILED', 'The relay transaction could not be sent.', { cause })
-    }
-    if (mined.status !== 'mined') {
-      throw new AppError('RELAY_FAILED', `The relay transaction ${mined.txHash} reverted.`, { details: { txHash: mined.txHash } })
-    }
-    return toResult(ctx, mined)
+    // The holder's stored transaction is found by its key (this data is used only if the holder
+    // has not stored one yet, and then it relays the same nonce).
+    return answer(ctx, await waitFor(ctx, { key: holder, to: ctx.chain.contracts.relayer, data }))
   },
 })
+
+/** The key of the relay that holds (burner, nonce): this request's own key when it won. */
+async function holdNonce(ctx: Context, burner: `0x${string}`, nonce: bigint, key: string): Promise<string> {
+  for (;;) {
+    const inserted = await ctx.db.query<{ tx_key: string }>(
+      'INSERT INTO gasless_nonces (burner, relayer_nonce, tx_key) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING tx_key',
+      [burner, nonce.toString(), key],
+    )
+    if (inserted.rows[0]) return key
+    const current = (await ctx.db.query<{ tx_key: string }>('SELECT tx_key FROM gasless_nonces WHERE burner = $1 AND relayer_nonce = $2', [burner, nonce.toString()])).rows[0]
+    if (!current) continue
+    if (current.tx_key === key) return key
+    const held = await ctx.economy.relayer.find(current.tx_key)
+    if (!held || (held.status !== 'reverted' && held.status !== 'dropped')) return current.tx_key
+    const taken = await ctx.db.query('UPDATE gasless_nonces SET tx_key = $3 WHERE burner = $1 AND relayer_nonce = $2 AND tx_key = $4 RETURNING tx_key', [
+      burner, nonce.toString(), key, current.tx_key,
+    ])
+    if (taken.rows[0]) return key
+  }
+}
+
+async function waitFor(ctx: Context, request: { key: string; to: `0x${string}`; data: `0x${string}` }) {
+  try {
+    return await ctx.economy.relayer.sendAndWait(request)
+  } catch (cause) {
+    if ((cause as AppError).retryable) throw cause
+    throw new AppError('RELAY_FAILED', 'The relay transaction could not be sent.', { cause })
+  }
+}
+
+function answer(ctx: Context, mined: { txHash: string; status: string; blockNumber: number | null; gasUsed: string | null }) {
+  if (mined.status !== 'mined') {
+    throw new AppError('RELAY_FAILED', `The relay transaction ${mined.txHash} reverted.`, { details: { txHash: mined.txHash } })
+  }
+  return toResult(ctx, mined)
+}
 
 function toResult(ctx: Context, mined: { txHash: string; blockNumber: number | null; gasUsed: string | null }) {
   return {

@@ -7,6 +7,7 @@ import { referralAbi } from '../../chain/abis/economy.ts'
 import { rpcFailed } from '../../chain/upstream-error.ts'
 import { BURN_TOTAL_WEI, CHAIN_ID, TOKEN_SYMBOL } from '../../chain/constants.ts'
 import { referralCodeOf } from './referral-code.ts'
+import { issuedAtField, requireWalletSignature, signTypedDataOut, signTypedDataTemplate, walletSignatureField } from './wallet-signature.ts'
 import type { Context } from '../../context.ts'
 
 async function readAgent(ctx: Context, agent: `0x${string}`) {
@@ -24,13 +25,29 @@ async function readAgent(ctx: Context, agent: `0x${string}`) {
   }
 }
 
-/** Remembers a registered agent's code, so the code resolves back to the agent. */
-async function rememberCode(ctx: Context, agent: `0x${string}`, extra: { mcpEndpoint?: string; description?: string } = {}) {
+/** Remembers a registered agent's code, so the code resolves back to the agent (derived data: anyone may trigger it). */
+async function rememberCode(ctx: Context, agent: `0x${string}`) {
+  const code = referralCodeOf(agent)
+  await ctx.db.query('INSERT INTO referral_codes (code, agent) VALUES ($1, $2) ON CONFLICT (code) DO NOTHING', [code, agent])
+  return code
+}
+
+/**
+ * Stores what the agent signed (endpoint, description). A newer signed write replaces an older
+ * one (an omitted field keeps its signed value); a row nobody signed is replaced whole; an
+ * older signature (a replay) changes nothing.
+ */
+async function storeSignedProfile(ctx: Context, agent: `0x${string}`, profile: { mcpEndpoint?: string; description?: string; signature: string; issuedAt: number }) {
   const code = referralCodeOf(agent)
   await ctx.db.query(
-    `INSERT INTO referral_codes (code, agent, mcp_endpoint, description) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (code) DO UPDATE SET mcp_endpoint = coalesce(EXCLUDED.mcp_endpoint, referral_codes.mcp_endpoint), description = coalesce(EXCLUDED.description, referral_codes.description)`,
-    [code, agent, extra.mcpEndpoint ?? null, extra.description ?? null],
+    `INSERT INTO referral_codes (code, agent, mcp_endpoint, description, signature, signed_at) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (code) DO UPDATE SET
+       mcp_endpoint = CASE WHEN referral_codes.signature IS NULL THEN EXCLUDED.mcp_endpoint ELSE coalesce(EXCLUDED.mcp_endpoint, referral_codes.mcp_endpoint) END,
+       description = CASE WHEN referral_codes.signature IS NULL THEN EXCLUDED.description ELSE coalesce(EXCLUDED.description, referral_codes.description) END,
+       signature = EXCLUDED.signature,
+       signed_at = EXCLUDED.signed_at
+     WHERE referral_codes.signed_at IS NULL OR referral_codes.signed_at < EXCLUDED.signed_at`,
+    [code, agent, profile.mcpEndpoint ?? null, profile.description ?? null, profile.signature, profile.issuedAt],
   )
   return code
 }
@@ -49,7 +66,14 @@ export const getAgentRegistration = defineOperation({
   summary: 'Whether an address is a registered referral agent, its code and its earnings',
   tags: ['economy'],
   input: z.object({ address: addressIn('Agent wallet') }),
-  output: z.object({ agent: addressOut, registered: z.boolean(), referralCode: z.string().nullable(), stats, referralContract: addressOut }),
+  output: z.object({
+    agent: addressOut,
+    registered: z.boolean(),
+    referralCode: z.string().nullable(),
+    stats,
+    referralContract: addressOut,
+    signTypedData: signTypedDataOut.describe('What the wallet signs to POST /api/agent/register (signature, issuedAt)'),
+  }),
   errors: ['INVALID_ADDRESS', 'UPSTREAM_FAILED'],
   cacheSeconds: 2,
   async handler(ctx, { address }) {
@@ -60,6 +84,12 @@ export const getAgentRegistration = defineOperation({
       referralCode: agent.registered ? await rememberCode(ctx, address) : null,
       stats: toStats(agent),
       referralContract: ctx.chain.contracts.referral,
+      signTypedData: signTypedDataTemplate('ReferralAgentRegistration', {
+        wallet: address,
+        mcpEndpoint: '<mcpEndpoint as sent, or "">',
+        description: '<description as sent, or "">',
+        issuedAt: '<unix seconds now; the issuedAt field>',
+      }),
     }
   },
 })
@@ -69,12 +99,14 @@ export const registerReferralAgent = defineOperation({
   method: 'POST',
   path: '/api/agent/register',
   summary: 'Become a referral agent: the registerAgent() transaction to send, and your code',
-  description: 'Earn 11,250 tokens (5% of the burn, out of the fund half) for each burn made with your referral. Send the returned transaction from the wallet; the code works once it is mined.',
+  description: 'Only the wallet may register itself: signature is its EIP-712 ReferralAgentRegistration over mcpEndpoint and description as sent (omitted ones as "") and issuedAt (see signTypedData in GET /api/agent/register); a missing or foreign signature is 400 INVALID_SIGNATURE. Earn 11,250 tokens (5% of the burn, out of the fund half) for each burn made with your referral. Send the returned transaction from the wallet; the code works once it is mined.',
   tags: ['economy'],
   input: z.object({
     wallet: addressIn('Agent wallet'),
     mcpEndpoint: z.url().max(500).optional().describe('Your MCP server, shown to users'),
     description: z.string().max(500).optional(),
+    signature: walletSignatureField.describe('EIP-712 ReferralAgentRegistration signed by wallet (see GET /api/agent/register)'),
+    issuedAt: issuedAtField,
   }),
   output: z.object({
     agent: addressOut,
@@ -90,10 +122,17 @@ export const registerReferralAgent = defineOperation({
       earnings: z.object({ perBurn: z.string(), percentage: z.string() }),
     }),
   }),
-  errors: ['INVALID_ADDRESS', 'UPSTREAM_FAILED'],
-  async handler(ctx, { wallet, mcpEndpoint, description }) {
+  errors: ['INVALID_ADDRESS', 'INVALID_SIGNATURE', 'SIGNATURE_EXPIRED', 'UPSTREAM_FAILED'],
+  async handler(ctx, { wallet, mcpEndpoint, description, issuedAt, signature }) {
+    await requireWalletSignature({
+      primaryType: 'ReferralAgentRegistration',
+      wallet,
+      message: { mcpEndpoint: mcpEndpoint ?? '', description: description ?? '' },
+      issuedAt,
+      signature,
+    })
     const agent = await readAgent(ctx, wallet)
-    const code = await rememberCode(ctx, wallet, { mcpEndpoint, description })
+    const code = await storeSignedProfile(ctx, wallet, { mcpEndpoint, description, signature, issuedAt })
     const reward = (BURN_TOTAL_WEI - BURN_TOTAL_WEI / 2n) * agent.bps / 10_000n
     return {
       agent: wallet,

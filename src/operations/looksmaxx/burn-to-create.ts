@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
 import { looksmaxxResult } from './schemas.ts'
-import { portraitFields } from './submit-looksmaxx.ts'
+import { portraitFields, burnerSignatureField, burnerDeadlineField } from './submit-looksmaxx.ts'
 import { submitPortrait, statusUrl } from '../../pipeline/submit-portrait.ts'
 import { toLooksmaxxResult } from './to-result.ts'
 
@@ -11,11 +11,11 @@ export const burnToCreate = defineOperation({
   path: '/api/generate',
   summary: 'Redeem a 225,000-token burn for a minted AI portrait NFT, without the x402 fee',
   description:
-    'The looksmaxx submission without the payment: the same burn verification, replay protection (a burn redeems once, on either path), generation, pinning and mint. source is burn-to-create.',
+    'The looksmaxx submission without the payment. Without a payment nothing else proves who sends the request, so burnerSignature and burnerDeadline are required: an EIP-712 RedeemBurn by burnerAddress over the burns, keccak256 of the decoded image bytes and the zero address as payer (see burnerProof in GET /api/x402/looksmaxx); a bot that sees a fresh burn cannot redeem it. The same burn verification, replay protection (a burn redeems once, on either path), generation, pinning and mint. source is burn-to-create.',
   tags: ['looksmaxx'],
-  input: z.object(portraitFields),
+  input: z.object({ ...portraitFields, burnerSignature: burnerSignatureField, burnerDeadline: burnerDeadlineField }),
   output: looksmaxxResult,
-  errors: ['INVALID_ADDRESS', 'INVALID_IMAGE', 'BURN_VERIFICATION_FAILED', 'BURN_ALREADY_USED', 'UPSTREAM_FAILED'],
+  errors: ['INVALID_ADDRESS', 'INVALID_IMAGE', 'INVALID_SIGNATURE', 'SIGNATURE_EXPIRED', 'BURN_VERIFICATION_FAILED', 'RATE_LIMITED', 'BURN_ALREADY_USED', 'UPSTREAM_FAILED'],
   async handler(ctx, input) {
     const submission = await submitPortrait(ctx, {
       source: 'burn-to-create',
@@ -24,6 +24,8 @@ export const burnToCreate = defineOperation({
       burner: input.burnerAddress,
       image: input.image,
       imageType: input.imageType,
+      burnerSignature: input.burnerSignature,
+      burnerDeadline: input.burnerDeadline,
     })
     return { ...toLooksmaxxResult(ctx, submission), statusUrl: statusUrl(ctx, submission.burnTxHash) }
   },

@@ -7,6 +7,7 @@ import { readPoolQuotes } from '../../chain/reads/read-pool-quotes.ts'
 import { buildBuySwapParams, encodeExactInputSingle } from '../../chain/builders/build-swap.ts'
 import { buildTokenTransfer } from '../../chain/builders/build-transfer.ts'
 import { parseEthAmount } from '../swap/parse-eth-amount.ts'
+import { burnerProof } from './payment-required.ts'
 import { looksmaxxRequirements } from '../../pipeline/submit-portrait.ts'
 import { BURN_ADDRESS, BURN_HALF_WEI, BURN_TOTAL_WEI, TOKEN_DECIMALS } from '../../chain/constants.ts'
 
@@ -25,6 +26,7 @@ const step = z.object({
       headers: z.record(z.string(), z.string()),
       bodyTemplate: z.record(z.string(), z.unknown()),
       paymentRequirements: z.record(z.string(), z.unknown()),
+      burnerProof: z.record(z.string(), z.unknown()).optional(),
     })
     .nullable(),
 })
@@ -123,7 +125,7 @@ export const getLooksmaxxPlan = defineOperation({
         {
           step: 4,
           action: 'submit' as const,
-          description: 'Sign the 1 USDm x402 payment and submit both hashes with your portrait.',
+          description: 'Sign the 1 USDm x402 payment with this wallet (the burner: only the burner may redeem its burns) and submit both hashes with your portrait. Paying from another wallet, or using POST /api/generate, needs the burner\'s RedeemBurn signature (burnerProof).',
           skip: false,
           skipReason: '',
           transaction: null,
@@ -146,6 +148,7 @@ export const getLooksmaxxPlan = defineOperation({
               },
             },
             paymentRequirements: looksmaxxRequirements(ctx),
+            burnerProof: burnerProof(ctx),
           },
         },
       ],

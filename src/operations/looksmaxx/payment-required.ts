@@ -2,6 +2,8 @@ import type { Context } from '../../context.ts'
 import { looksmaxxRequirements } from '../../pipeline/submit-portrait.ts'
 import { BURN_ADDRESS, BURN_HALF_WEI, BURN_TOTAL_WEI } from '../../chain/constants.ts'
 import { respond } from '../define.ts'
+import { zeroAddress } from 'viem'
+import { redeemBurnDomain, redeemBurnTypes } from '../../chain/verify/burner-authorization.ts'
 
 /** The 402 answer of the looksmaxx endpoint: how to pay and what to burn. */
 export function paymentRequiredBody(ctx: Context, error?: string) {
@@ -23,7 +25,27 @@ export function paymentRequiredBody(ctx: Context, error?: string) {
       step1: `Transfer 112,500 tokens (${BURN_HALF_WEI} wei) of ${ctx.chain.contracts.token} to ${BURN_ADDRESS}.`,
       step2: `Transfer 112,500 tokens (${BURN_HALF_WEI} wei) to the fund wallet ${ctx.chain.fundWallet} from the same wallet.`,
       step3: `Approve the USDm forwarder ${ctx.chain.contracts.usdmForwarder} on USDm once, then sign an EIP-3009 TransferWithAuthorization of exactly 1 USDm to ${ctx.chain.facilitator} (domain "USDm Forwarder", version "1", chain 4326).`,
-      step4: 'POST /api/x402/looksmaxx with burnTxHash, devTxHash, burnerAddress, the base64 portrait and the payment (paymentPayload field or X-PAYMENT header).',
+      step4: 'POST /api/x402/looksmaxx with burnTxHash, devTxHash, burnerAddress, the base64 portrait and the payment (paymentPayload field or X-PAYMENT header). Sign the payment with the burner wallet: only the burner may redeem its burns (a different payer needs burnerSignature, see burnerProof).',
+    },
+    burnerProof: burnerProof(ctx),
+  }
+}
+
+/** The RedeemBurn a burner signs to let someone else pay, or to redeem on /api/generate. */
+export function burnerProof(ctx: Context) {
+  return {
+    description:
+      'Only the burner may redeem its burns. On POST /api/x402/looksmaxx a payment signed by burnerAddress is the proof; nothing else is needed. Otherwise (a payer other than the burner, or POST /api/generate) the burner signs this EIP-712 message and the request carries it as burnerSignature with burnerDeadline. imageHash is keccak256 of the decoded image bytes; payer is the x402 payer, or the zero address on /api/generate.',
+    domain: redeemBurnDomain(ctx.chain.contracts.nft),
+    types: { RedeemBurn: [...redeemBurnTypes.RedeemBurn] },
+    primaryType: 'RedeemBurn' as const,
+    message: {
+      burner: '<burnerAddress>',
+      burnTxHash: '<burnTxHash>',
+      devTxHash: '<devTxHash>',
+      imageHash: '<keccak256 of the decoded image bytes>',
+      payer: `<x402 payer address, or ${zeroAddress} on /api/generate>`,
+      deadline: '<unix seconds, the burnerDeadline field>',
     },
   }
 }

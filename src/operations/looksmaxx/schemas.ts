@@ -28,6 +28,16 @@ export const paymentRequiredBody = z.object({
     description: z.string(),
   }),
   instructions: z.object({ step1: z.string(), step2: z.string(), step3: z.string(), step4: z.string() }),
+  burnerProof: z
+    .object({
+      description: z.string(),
+      domain: z.object({ name: z.string(), version: z.string(), chainId: z.number().int(), verifyingContract: addressOut }),
+      types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+      primaryType: z.literal('RedeemBurn'),
+      message: z.record(z.string(), z.string()),
+    })
+    .optional()
+    .describe('Who may redeem a burn: the EIP-712 RedeemBurn a burner signs when it does not pay itself'),
 })
 
 export const looksmaxxResult = z.object({

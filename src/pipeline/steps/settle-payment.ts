@@ -1,4 +1,4 @@
-import { parseAbiItem } from 'viem'
+import { isAddressEqual, parseAbiItem, parseEventLogs } from 'viem'
 import type { PipelineDeps } from '../deps.ts'
 import { markSettleAttempted, type Submission } from '../../store/submissions.ts'
 import { eip3009Abi } from '../../chain/abis/eip3009.ts'
@@ -13,38 +13,61 @@ export type SettleOutcome =
   | { kind: 'pending' }
 
 const authorizationUsed = parseAbiItem('event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)')
+const authorizationCanceled = parseAbiItem('event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)')
+const transfer = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
 
 /**
  * What the chain says about the authorization: the only source of truth once a settle call
- * has been attempted. Used → settled (with the transaction that used it); unused and expired →
- * it can never settle; unused and still valid → pending.
+ * has been attempted.
+ * - used by a transferWithAuthorization whose transaction moved the USDm to payTo → settled;
+ * - used without that transfer (cancelled by the payer with cancelAuthorization, or any other
+ *   use) → it can never pay us: refused at once, the claim is released;
+ * - unused and expired (validBefore reached) → it can never settle: refused;
+ * - otherwise → pending, but never past validBefore: a "used" state whose event cannot be
+ *   found yet is given up once the authorization has expired.
  */
 export async function reconcilePayment(deps: PipelineDeps, submission: Submission): Promise<SettleOutcome> {
   const from = submission.paymentFrom!
   const nonce = submission.paymentNonce!
   const forwarder = deps.chain.contracts.usdmForwarder
+  const requirements = submission.paymentRequirements as PaymentRequirements | null
   try {
     const used = await deps.chain.client.readContract({ address: forwarder, abi: eip3009Abi, functionName: 'authorizationState', args: [from, nonce] })
     if (used) {
-      const logs = await deps.chain.client.getLogs({
-        address: forwarder,
-        event: authorizationUsed,
-        args: { authorizer: from, nonce },
-        fromBlock: submission.claimedBlock,
-        toBlock: 'latest',
-      })
-      const log = logs[0]
-      if (!log) return { kind: 'pending' }
-      return { kind: 'settled', transaction: log.transactionHash! }
+      const range = { address: forwarder, args: { authorizer: from, nonce }, fromBlock: submission.claimedBlock, toBlock: 'latest' as const }
+      const [usedLogs, canceledLogs] = await Promise.all([
+        deps.chain.client.getLogs({ ...range, event: authorizationUsed }),
+        deps.chain.client.getLogs({ ...range, event: authorizationCanceled }),
+      ])
+      const log = usedLogs[0]
+      if (log) {
+        if (!requirements || (await paidTo(deps, log.transactionHash!, from, requirements))) return { kind: 'settled', transaction: log.transactionHash! }
+        return { kind: 'refused', reason: 'the payment authorization was used without transferring the fee to the facilitator' }
+      }
+      if (canceledLogs[0]) return { kind: 'refused', reason: 'the payer cancelled the payment authorization (cancelAuthorization)' }
     }
     const block = await deps.chain.client.getBlock({ blockTag: 'latest' })
     if (submission.paymentValidBefore !== null && block.timestamp >= submission.paymentValidBefore) {
-      return { kind: 'refused', reason: 'the payment authorization expired before it settled' }
+      return { kind: 'refused', reason: used ? 'the payment authorization was used without a settlement of ours' : 'the payment authorization expired before it settled' }
     }
     return { kind: 'pending' }
   } catch (cause) {
     throw rpcFailed('reading the payment authorization state', cause)
   }
+}
+
+/** Whether the transaction that used the authorization moved the fee from the payer to payTo. */
+async function paidTo(deps: PipelineDeps, txHash: `0x${string}`, from: `0x${string}`, requirements: PaymentRequirements): Promise<boolean> {
+  const receipt = await deps.chain.client.getTransactionReceipt({ hash: txHash })
+  if (receipt.status !== 'success') return false
+  const logs = parseEventLogs({ abi: [transfer], logs: receipt.logs, eventName: 'Transfer' })
+  return logs.some(
+    (l) =>
+      isAddressEqual(l.address, deps.chain.contracts.usdm) &&
+      isAddressEqual(l.args.from, from) &&
+      isAddressEqual(l.args.to, requirements.payTo as `0x${string}`) &&
+      l.args.value >= BigInt(requirements.maxAmountRequired),
+  )
 }
 
 /**
