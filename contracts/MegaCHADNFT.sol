@@ -20,6 +20,17 @@ contract MegaCHADNFT is ERC721URIStorage, Ownable {
         return id;
     }
 
+    /// Devnet convenience, not on the real contract: mints `count` tokens with one URI (the DeFi seed).
+    function mintBatch(address to, uint256 count, string memory uri) external onlyOwner {
+        require(to != address(0), "Mint to zero address");
+        require(bytes(uri).length > 0, "Empty token URI");
+        for (uint256 i = 0; i < count; i++) {
+            uint256 id = _nextId++;
+            _mint(to, id);
+            _setTokenURI(id, uri);
+        }
+    }
+
     /// Devnet convenience, not on the real contract: how many tokens exist.
     function totalMinted() external view returns (uint256) {
         return _nextId;
