@@ -20,14 +20,18 @@ contract MegaCHADNFT is ERC721URIStorage, Ownable {
         return id;
     }
 
-    /// Devnet convenience, not on the real contract: mints `count` tokens with one URI (the DeFi seed).
-    function mintBatch(address to, uint256 count, string memory uri) external onlyOwner {
-        require(to != address(0), "Mint to zero address");
+    /// Devnet convenience, not on the real contract: mints counts[i] tokens to tos[i], all with
+    /// one URI, in one transaction (the DeFi seed).
+    function mintBatch(address[] calldata tos, uint256[] calldata counts, string calldata uri) external onlyOwner {
+        require(tos.length == counts.length, "Length mismatch");
         require(bytes(uri).length > 0, "Empty token URI");
-        for (uint256 i = 0; i < count; i++) {
-            uint256 id = _nextId++;
-            _mint(to, id);
-            _setTokenURI(id, uri);
+        for (uint256 i = 0; i < tos.length; i++) {
+            require(tos[i] != address(0), "Mint to zero address");
+            for (uint256 j = 0; j < counts[i]; j++) {
+                uint256 id = _nextId++;
+                _mint(tos[i], id);
+                _setTokenURI(id, uri);
+            }
         }
     }
 
