@@ -53,7 +53,7 @@ export async function startDefiDevnet() {
    * The revert reason of a step that must fail (its Error(string) reason), proven twice: by
    * eth_call, then by mining it with fixed gas and seeing status 'reverted'.
    */
-  async function revertOf(i: number, step: Pick<PlanStep, 'to' | 'data' | 'value'>): Promise<string> {
+  async function revertOf(i: number, step: Pick<PlanStep, 'to' | 'data' | 'value'>, errorAbi: readonly unknown[] = []): Promise<string> {
     let reason: string | undefined
     try {
       await client.call({ account: account(i), to: step.to, data: step.data, value: BigInt(step.value) })
@@ -62,7 +62,7 @@ export async function startDefiDevnet() {
       const withData = error instanceof BaseError ? error.walk((e) => typeof (e as { data?: unknown }).data === 'string') : undefined
       const data = (withData as { data?: Hex } | undefined)?.data
       if (!data) throw error
-      const decoded = decodeErrorResult({ abi: [], data })
+      const decoded = decodeErrorResult({ abi: errorAbi as never, data })
       reason = decoded.errorName === 'Error' ? String(decoded.args?.[0]) : `${decoded.errorName}(${(decoded.args ?? []).join(',')})`
     }
     if (reason === undefined) assert.fail(`the call to ${step.to} did not revert`)
