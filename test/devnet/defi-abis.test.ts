@@ -60,3 +60,25 @@ test('selectors and topics recorded in chain-facts §2 match the devnet contract
     assert.equal(toEventSelector(item), topic, name)
   }
 })
+
+test('the service-protocol catalogue names functions and events the DeFi contracts have', async () => {
+  const { contractCatalog } = await import('../../src/chain/contract-catalog.ts')
+  const compiled = await compileContracts()
+  const byName = {
+    moggerStaking: 'MoggerStakingV2', jesterStaking: 'JesterGoonerV3', pair: 'MegaChadLP', governance: 'Jestermogger',
+    vetoCouncil: 'NFTVetoCouncil', ranking: 'Framemogger', emissionController: 'EmissionController', circuitBreaker: 'CircuitBreaker',
+  } as const
+  for (const [key, contract] of Object.entries(byName)) {
+    const abi = compiled[contract]!.abi as Abi
+    const functions = new Set(abi.filter((e): e is AbiFunction => e.type === 'function').map((f) => `${f.name}(${f.inputs.map(typeOf).join(',')})`))
+    const events = new Set(abi.filter((e): e is AbiEvent => e.type === 'event').map((e) => `${e.name}(${e.inputs.map((i) => `${typeOf(i)}${i.indexed ? ' indexed' : ''}`).join(',')})`))
+    const facts = contractCatalog[key as keyof typeof byName]
+    for (const f of facts.keyFunctions) assert.ok(functions.has(f), `${key}: ${f}`)
+    for (const e of facts.events ?? []) assert.ok(events.has(e), `${key}: ${e}`)
+  }
+})
+
+function typeOf(p: { type: string; components?: readonly { type: string }[] }): string {
+  if (p.type.startsWith('tuple')) return `(${(p.components ?? []).map((c) => typeOf(c as never)).join(',')})${p.type.slice(5)}`
+  return p.type
+}
