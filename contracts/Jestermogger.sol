@@ -165,8 +165,9 @@ contract Jestermogger is Ownable, ReentrancyGuard {
     function state(uint256 proposalId) public view returns (ProposalState) {
         require(proposalId > 0 && proposalId <= proposalCount, "Invalid proposal");
         Proposal storage p = _proposals[proposalId];
-        if (p.vetoed || (vetoCouncil != address(0) && IVetoCouncilView(vetoCouncil).isVetoed(proposalId))) return ProposalState.Vetoed;
+        // Executed first: a council window opened while Queued may still collect votes after execution.
         if (p.executed) return ProposalState.Executed;
+        if (p.vetoed || (vetoCouncil != address(0) && IVetoCouncilView(vetoCouncil).isVetoed(proposalId))) return ProposalState.Vetoed;
         if (block.timestamp < p.startTime) return ProposalState.Pending;
         if (block.timestamp <= p.endTime) return ProposalState.Active;
         if (p.forVotes <= p.againstVotes || p.forVotes + p.againstVotes + p.abstainVotes < quorum()) return ProposalState.Defeated;
