@@ -115,35 +115,35 @@ test('stake on both venues with 1, 10 and 25 NFTs: approve + stake plans, boosts
   }
 })
 
-test('claim pays the earned MG on both venues; unstake returns the stake; refusals revert with their reasons', async () => {
+test('claim pays the earned MG and unstake returns the stake, on both venues for each tier; refusals revert with their reasons', async () => {
   const c = d.devnet.info.contracts
-  const tier = tiers[2]
-  const me = d.address(tier.index)
   for (const venue of ['mogger', 'jester'] as const) {
-    const { staking } = venueContracts(venue)
-    const before = await position(venue, tier.index)
-    const mgBefore = await d.balance(c.secondToken, me)
-    const [receipt] = await d.sendPlan(tier.index, buildStakingPlan({ action: 'claim', venue, ...venueContracts(venue) }))
-    const log = receipt!.logs.find((l) => getAddress(l.address) === staking)!
-    const event = decodeEventLog({ abi: venue === 'mogger' ? moggerStakingAbi : jesterStakingAbi, data: log.data, topics: log.topics })
-    assert.equal(event.eventName, 'RewardsClaimed')
-    const paid = (event.args as { reward: bigint }).reward
-    assert.ok(paid >= before.earned, 'at least what was earned a block earlier')
-    assert.equal(await d.balance(c.secondToken, me), mgBefore + paid)
-    assert.equal((await position(venue, tier.index)).earned, 0n)
-    // Nothing left to claim in the same block: "No rewards".
-    const again = buildStakingPlan({ action: 'claim', venue, ...venueContracts(venue) })
-    assert.ok(again.ok)
-    assert.equal(await d.revertOf(6, again.plan[0]!), 'No rewards')
+    const { staking, stakeToken } = venueContracts(venue)
+    // Nothing staked, nothing to claim: "No rewards".
+    const none = buildStakingPlan({ action: 'claim', venue, ...venueContracts(venue) })
+    assert.ok(none.ok)
+    assert.equal(await d.revertOf(6, none.plan[0]!), 'No rewards')
+    for (const tier of tiers) {
+      const me = d.address(tier.index)
+      const before = await position(venue, tier.index)
+      const mgBefore = await d.balance(c.secondToken, me)
+      const [receipt] = await d.sendPlan(tier.index, buildStakingPlan({ action: 'claim', venue, ...venueContracts(venue) }))
+      const log = receipt!.logs.find((l) => getAddress(l.address) === staking)!
+      const event = decodeEventLog({ abi: venue === 'mogger' ? moggerStakingAbi : jesterStakingAbi, data: log.data, topics: log.topics })
+      assert.equal(event.eventName, 'RewardsClaimed')
+      const paid = (event.args as { reward: bigint }).reward
+      assert.ok(paid >= before.earned && paid > 0n, 'at least what was earned a block earlier')
+      assert.equal(await d.balance(c.secondToken, me), mgBefore + paid)
+      assert.equal((await position(venue, tier.index)).earned, 0n)
 
-    const stakeToken = venueContracts(venue).stakeToken
-    const tokensBefore = await d.balance(stakeToken, me)
-    const tooMuch = buildStakingPlan({ action: 'unstake', venue, ...venueContracts(venue), amount: before.staked + 1n })
-    assert.ok(tooMuch.ok)
-    assert.equal(await d.revertOf(tier.index, tooMuch.plan[0]!), 'Invalid amount')
-    await d.sendPlan(tier.index, buildStakingPlan({ action: 'unstake', venue, ...venueContracts(venue), amount: before.staked, staked: before.staked }))
-    assert.equal(await d.balance(stakeToken, me), tokensBefore + before.staked)
-    const after = await position(venue, tier.index)
-    assert.deepEqual([after.staked, after.effectiveStake], [0n, 0n])
+      const tokensBefore = await d.balance(stakeToken, me)
+      const tooMuch = buildStakingPlan({ action: 'unstake', venue, ...venueContracts(venue), amount: before.staked + 1n })
+      assert.ok(tooMuch.ok)
+      assert.equal(await d.revertOf(tier.index, tooMuch.plan[0]!), 'Invalid amount')
+      await d.sendPlan(tier.index, buildStakingPlan({ action: 'unstake', venue, ...venueContracts(venue), amount: before.staked, staked: before.staked }))
+      assert.equal(await d.balance(stakeToken, me), tokensBefore + before.staked)
+      const after = await position(venue, tier.index)
+      assert.deepEqual([after.staked, after.effectiveStake], [0n, 0n])
+    }
   }
 })
