@@ -20,6 +20,21 @@ contract MegaCHADNFT is ERC721URIStorage, Ownable {
         return id;
     }
 
+    /// Devnet convenience, not on the real contract: mints counts[i] tokens to tos[i], all with
+    /// one URI, in one transaction (the DeFi seed).
+    function mintBatch(address[] calldata tos, uint256[] calldata counts, string calldata uri) external onlyOwner {
+        require(tos.length == counts.length, "Length mismatch");
+        require(bytes(uri).length > 0, "Empty token URI");
+        for (uint256 i = 0; i < tos.length; i++) {
+            require(tos[i] != address(0), "Mint to zero address");
+            for (uint256 j = 0; j < counts[i]; j++) {
+                uint256 id = _nextId++;
+                _mint(tos[i], id);
+                _setTokenURI(id, uri);
+            }
+        }
+    }
+
     /// Devnet convenience, not on the real contract: how many tokens exist.
     function totalMinted() external view returns (uint256) {
         return _nextId;

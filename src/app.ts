@@ -139,7 +139,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     chain,
     bus,
     log,
-    startBlock: BigInt(config.START_BLOCK ?? 0),
+    // On the devnet, the block after deployment and seed: the seed's NFT mints are not portraits.
+    startBlock: BigInt(config.START_BLOCK ?? deployment.devnet?.deployBlock ?? 0),
     confirmations: config.CONFIRMATIONS,
     pollMs: config.INDEXER_POLL_MS,
     pageSize: config.INDEXER_PAGE_SIZE,

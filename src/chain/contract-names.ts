@@ -1,6 +1,7 @@
 /**
- * Every contract the service knows by name. The devnet deploys each of these (DeFi ones in a
- * later issue), production reads their addresses from configuration, and
+ * Every contract the service knows by name. The devnet deploys each of these (the DeFi ones
+ * in src/devnet/deploy-defi.ts), production reads their addresses from configuration (where
+ * the DeFi ones may be absent), and
  * `/.well-known/service-protocol.json` lists them under these keys.
  */
 export const coreContractNames = [

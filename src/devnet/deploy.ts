@@ -8,6 +8,7 @@ import { loadDexArtifacts } from './artifacts.ts'
 import { devnetAccount, roles } from './accounts.ts'
 import { createViemChain } from '../chain/clients.ts'
 import type { ContractAddresses } from '../chain/contract-names.ts'
+import { deployDefi } from './deploy-defi.ts'
 
 export const BURN_ADDRESS = '0x000000000000000000000000000000000000dEaD' as const
 export const WETH_ADDRESS = '0x4200000000000000000000000000000000000006' as const
@@ -49,9 +50,11 @@ function isqrt(n: bigint): bigint {
 /**
  * Deploys and seeds the whole suite from account 0 in a fixed order, so every boot yields
  * the same addresses. The DeFi contracts (staking, pair, governance, veto council, ranking,
- * emission, circuit breaker) are deployed by `deployDefi`, a later step of this same script.
+ * emission, circuit breaker) are deployed by `deployDefi` after all the others, so the core
+ * addresses never move; it also moves the chain clock from the past genesis (see
+ * `DEFI_HISTORY_SECONDS`) to `nowSeconds`, the wall clock at boot.
  */
-export async function deployAll(provider: Provider, options: { agentUri: string }): Promise<Deployment> {
+export async function deployAll(provider: Provider, options: { agentUri: string; nowSeconds?: number }): Promise<Deployment> {
   const compiled: CompiledContracts = await compileContracts()
   const dex = loadDexArtifacts()
   const chain = createViemChain('http://127.0.0.1', 'https://megaexplorer.xyz', MULTICALL3_ADDRESS)
@@ -138,9 +141,19 @@ export async function deployAll(provider: Provider, options: { agentUri: string 
   await call(wallet(roles.demoHolder), names, 'function register(string)', ['demo'])
   await call(wallet(roles.demoHolder), names, 'function setProfile(string,string,string,string,string,string)', ['', 'Demo holder of the devnet', '@demo', '', '', ''])
 
+  const defi = await deployDefi(
+    { rpc, deploy: (name, args) => deploy(name, args) },
+    { token, secondToken, nft, deployer, fund },
+    options.nowSeconds ?? Math.floor(Date.now() / 1000),
+  )
+  // The seed ends at the wall clock: one block stamped now, later blocks follow real time.
+  await rpc('evm_setNextBlockTimestamp', [toHex(Math.floor(Date.now() / 1000))])
+  await rpc('evm_mine', [])
+
   const contracts: ContractAddresses = {
     token, secondToken, usdm, usdmForwarder, nft, relayer, referral, identityRegistry, reputationRegistry, names,
     multicall3: MULTICALL3_ADDRESS, weth: getAddress(WETH_ADDRESS), uniswapV3Factory, positionManager, quoterV2, swapRouter, pool,
+    ...defi,
   }
   const deployBlock = Number(await client.getBlockNumber({ cacheTime: 0 }))
   if (Number(await client.getChainId()) !== Number(DEVNET_CHAIN_ID)) throw new Error('unexpected chain id')

@@ -27,9 +27,11 @@ export type Eip1193 = { request(args: { method: string; params?: unknown[] }): P
 /**
  * An EDR chain with ID 4326 whose blocks follow the wall clock: automine with blocks allowed
  * to share a timestamp, so a burst of transactions never pushes block time ahead of real time
- * (x402 windows and relay deadlines are signed against real time).
+ * (x402 windows and relay deadlines are signed against real time). `genesisBlockTime` (seconds)
+ * starts the chain in the past: the DeFi seed replays history and then catches up with the
+ * wall clock (src/devnet/deploy-defi.ts).
  */
-export async function createEdrProvider(): Promise<Provider> {
+export async function createEdrProvider(options: { genesisBlockTime?: number } = {}): Promise<Provider> {
   const ctx = await edrContext()
   const accounts = devnetAccounts()
   return ctx.createProvider(
@@ -50,7 +52,10 @@ export async function createEdrProvider(): Promise<Provider> {
       initialBaseFeePerGas: 1_000_000_000n,
       minGasPrice: 0n,
       mining: { autoMine: true, blockGasLimit: BLOCK_GAS_LIMIT, memPool: { order: MineOrdering.Priority } },
-      network: { genesisBlockGasLimit: BLOCK_GAS_LIMIT },
+      network: {
+        genesisBlockGasLimit: BLOCK_GAS_LIMIT,
+        ...(options.genesisBlockTime === undefined ? {} : { genesisBlockTime: BigInt(options.genesisBlockTime) }),
+      },
       networkId: DEVNET_CHAIN_ID,
       observability: {},
       ownedAccounts: accounts.map((a) => a.privateKey),

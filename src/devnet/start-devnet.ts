@@ -3,6 +3,7 @@ import type { Provider } from '@nomicfoundation/edr'
 import { createEdrProvider, DEVNET_CHAIN_ID } from './edr-provider.ts'
 import { serveJsonRpc } from './rpc-server.ts'
 import { deployAll, BURN_ADDRESS } from './deploy.ts'
+import { DEFI_HISTORY_SECONDS } from './deploy-defi.ts'
 import { devnetAccount, roles } from './accounts.ts'
 import type { ContractAddresses } from '../chain/contract-names.ts'
 
@@ -31,8 +32,10 @@ export type Devnet = { url: string; info: DevnetInfo; provider: Provider; close(
  * (with `devnet_info`) on host:port. Port 0 picks a free port (tests).
  */
 export async function startDevnet(options: { host?: string; port?: number; serviceUrl?: string; log?: (line: string) => void } = {}): Promise<Devnet> {
-  const provider = await createEdrProvider()
+  const nowSeconds = Math.floor(Date.now() / 1000)
+  const provider = await createEdrProvider({ genesisBlockTime: nowSeconds - DEFI_HISTORY_SECONDS })
   const deployment = await deployAll(provider, {
+    nowSeconds,
     agentUri: `${options.serviceUrl ?? 'http://127.0.0.1:3000'}/.well-known/agent-registration.json`,
   })
   const info: DevnetInfo = {

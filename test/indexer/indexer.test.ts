@@ -37,7 +37,7 @@ function indexer(options: { pageSize?: number; confirmations?: number; rpcUrl?: 
     contracts: devnet.info.contracts, fundWallet: devnet.info.accounts.fundWallet, facilitator: devnet.info.accounts.facilitator,
   })
   return createIndexer({
-    db, chain, bus: options.bus ?? createMemoryBus(), log: pino({ level: 'silent' }), startBlock: 0n, confirmations: options.confirmations ?? 0,
+    db, chain, bus: options.bus ?? createMemoryBus(), log: pino({ level: 'silent' }), startBlock: BigInt(devnet.info.deployBlock), confirmations: options.confirmations ?? 0,
     pollMs: 60_000, pageSize: options.pageSize ?? 7,
   })
 }
