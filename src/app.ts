@@ -8,6 +8,7 @@ import { PUBLIC_MAINNET_RPC } from './chain/constants.ts'
 import { openDb, resetData, type Db } from './store/db.ts'
 import { getMeta, setMeta } from './store/meta.ts'
 import { createResponseCache } from './cache/response-cache.ts'
+import { createFreshness } from './cache/freshness.ts'
 import { createHttpServer } from './http/server.ts'
 import { operations as registry } from './operations/index.ts'
 import type { AnyOperation } from './operations/define.ts'
@@ -112,6 +113,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const images = options.images ?? createImageGenerator(imageConfig(config))
   const ipfs = createIpfs(config, () => baseUrl)
   const bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL, config.REDIS_PREFIX) : createMemoryBus()
+  const fresh = createFreshness(bus, log)
   const deps: PipelineDeps = {
     db,
     chain,
@@ -120,6 +122,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     ipfs,
     minter,
     bus,
+    fresh,
     log,
     baseUrl: () => baseUrl,
     retry: { baseMs: config.RETRY_BASE_MS, maxMs: config.RETRY_MAX_MS },
@@ -138,6 +141,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     db,
     chain,
     bus,
+    fresh,
     log,
     startBlock: BigInt(config.START_BLOCK ?? 0),
     confirmations: config.CONFIRMATIONS,
@@ -150,6 +154,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     chain,
     db,
     cache: createResponseCache(),
+    fresh,
     operations: options.operations ?? registry,
     bus,
     pipeline: { deps, facilitator, worker, owner: worker.owner, leaseMs },
@@ -183,6 +188,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       await Promise.all([minter.stop(), facilitatorSender.stop(), relayer.stop()])
       await indexer.stop()
       await http.close()
+      fresh.close()
       await bus.close()
       await images.close?.()
       await db.close()

@@ -3,6 +3,7 @@ import type { Config } from './config/load.ts'
 import type { Chain } from './chain/clients.ts'
 import type { Db } from './store/db.ts'
 import type { ResponseCache } from './cache/response-cache.ts'
+import type { Freshness } from './cache/freshness.ts'
 import type { AnyOperation } from './operations/define.ts'
 import type { PipelineDeps } from './pipeline/deps.ts'
 import type { Worker } from './pipeline/worker.ts'
@@ -17,6 +18,8 @@ export type Context = {
   chain: Chain
   db: Db
   cache: ResponseCache
+  /** Versions of what cached answers depend on, and the newest block applied (read-your-writes). */
+  fresh: Freshness
   /** The registry, for operations that describe the service itself (OpenAPI, manifests). */
   operations: AnyOperation[]
   bus: EventBus

@@ -57,7 +57,7 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
           break
         }
         case 'pinned': {
-          const { tokenId, mintTxHash } = await mintPortrait(deps, submission)
+          const { tokenId, mintTxHash, blockNumber } = await mintPortrait(deps, submission)
           const current = submission
           // The burn and stats events are stored in the transaction that records the mint (an
           // outbox): a crash after it cannot lose them; they are fanned out once committed.
@@ -82,6 +82,9 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
             return { minted, events }
           })
           submission = recorded.minted
+          // Reads renew what the mint changed (gallery, boards, stats, balances) on every
+          // instance, before the stream or the waiting request hears of it.
+          await deps.fresh.changed(['portraits', 'token'], blockNumber)
           for (const event of recorded.events) {
             if (event) await deps.bus.publish(event).catch((error) => deps.log.warn({ err: error }, 'could not fan out an event'))
           }

@@ -10,6 +10,7 @@ import { createChain, createViemChain } from '../../src/chain/clients.ts'
 import { createIndexer } from '../../src/indexer/indexer.ts'
 import { createMemoryBus } from '../../src/adapters/bus/memory.ts'
 import type { EventBus } from '../../src/adapters/bus/port.ts'
+import { createFreshness } from '../../src/cache/freshness.ts'
 import { startRpcProxy } from '../support/rpc-proxy.ts'
 
 const E18 = 10n ** 18n
@@ -36,8 +37,9 @@ function indexer(options: { pageSize?: number; confirmations?: number; rpcUrl?: 
     rpcUrl: options.rpcUrl ?? devnet.url, publicRpcUrl: devnet.url, explorerUrl: 'https://megaexplorer.xyz',
     contracts: devnet.info.contracts, fundWallet: devnet.info.accounts.fundWallet, facilitator: devnet.info.accounts.facilitator,
   })
+  const bus = options.bus ?? createMemoryBus()
   return createIndexer({
-    db, chain, bus: options.bus ?? createMemoryBus(), log: pino({ level: 'silent' }), startBlock: 0n, confirmations: options.confirmations ?? 0,
+    db, chain, bus, fresh: createFreshness(bus), log: pino({ level: 'silent' }), startBlock: 0n, confirmations: options.confirmations ?? 0,
     pollMs: 60_000, pageSize: options.pageSize ?? 7,
   })
 }

@@ -52,6 +52,7 @@ export const getAgentRegistration = defineOperation({
   output: z.object({ agent: addressOut, registered: z.boolean(), referralCode: z.string().nullable(), stats, referralContract: addressOut }),
   errors: ['INVALID_ADDRESS', 'UPSTREAM_FAILED'],
   cacheSeconds: 2,
+  dependsOn: ['referral'],
   async handler(ctx, { address }) {
     const agent = await readAgent(ctx, address)
     return {
@@ -66,6 +67,7 @@ export const getAgentRegistration = defineOperation({
 
 export const registerReferralAgent = defineOperation({
   id: 'register_referral_agent',
+  invalidates: ['referral'],
   method: 'POST',
   path: '/api/agent/register',
   summary: 'Become a referral agent: the registerAgent() transaction to send, and your code',
@@ -140,6 +142,7 @@ export const getReferrals = defineOperation({
   }),
   errors: ['INVALID_ADDRESS', 'NOT_FOUND', 'UPSTREAM_FAILED'],
   cacheSeconds: 2,
+  dependsOn: ['referral'],
   async handler(ctx, { address, referralCode }) {
     let agentAddress = address
     if (!agentAddress) {

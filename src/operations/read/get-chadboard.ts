@@ -36,6 +36,7 @@ export const getChadboard = defineOperation({
   errors: ['UPSTREAM_FAILED'],
   cacheSeconds: 10,
   staleSeconds: 20,
+  dependsOn: ['portraits', 'profiles'],
   async handler(ctx) {
     const totals = await listBurnerTotals(ctx.db, CHADBOARD_SIZE, IMAGES_PER_ENTRY)
     const profiles = await readProfiles(ctx.chain, totals.map((t) => getAddress(t.burner)))

@@ -25,6 +25,7 @@ export const getStats = defineOperation({
   errors: ['UPSTREAM_FAILED'],
   cacheSeconds: 5,
   staleSeconds: 10,
+  dependsOn: ['token', 'portraits'],
   async handler(ctx) {
     const [supply, totalBurns] = await Promise.all([readTokenSupply(ctx.chain), countPortraits(ctx.db)])
     return {
