@@ -9,6 +9,7 @@ import { openDb, resetData, type Db } from './store/db.ts'
 import { getMeta, setMeta } from './store/meta.ts'
 import { createResponseCache } from './cache/response-cache.ts'
 import { createFreshness } from './cache/freshness.ts'
+import { createProfileCache } from './chain/reads/profile-cache.ts'
 import { createHttpServer } from './http/server.ts'
 import { operations as registry } from './operations/index.ts'
 import type { AnyOperation } from './operations/define.ts'
@@ -26,6 +27,9 @@ import type { PipelineDeps, FaultPoint } from './pipeline/deps.ts'
 import { createWorker } from './pipeline/worker.ts'
 import { createIndexer } from './indexer/indexer.ts'
 import type { ImageGenerator } from './adapters/image/port.ts'
+
+/** How long a burner's profile (name, profile, reputation) is kept without an event renewing it. */
+const PROFILE_TTL_MS = 30_000
 
 export type App = {
   ctx: Context
@@ -155,6 +159,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     db,
     cache: createResponseCache(),
     fresh,
+    profiles: createProfileCache(chain, fresh, PROFILE_TTL_MS),
     operations: options.operations ?? registry,
     bus,
     pipeline: { deps, facilitator, worker, owner: worker.owner, leaseMs },

@@ -8,7 +8,7 @@ import { pinMetadata } from './steps/pin-metadata.ts'
 import { mintPortrait } from './steps/mint-portrait.ts'
 import { insertEvent } from '../store/events.ts'
 import { burnEventKey, burnEventOfPortrait } from '../events/burn-event.ts'
-import { countPortraits } from '../store/portraits.ts'
+import { getPortraitTotals } from '../store/portraits.ts'
 
 /** The payment was refused: the claim is released and nothing was consumed. */
 export class PaymentRefusedError extends AppError {
@@ -68,6 +68,7 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
               burnTxHash: current.burnTxHash,
               devTxHash: current.devTxHash,
               burnAmountWei: current.burnAmountWei,
+              deadAmountWei: current.deadAmountWei,
               imageCid: current.imageCid!,
               metadataCid: current.metadataCid!,
               mintTxHash,
@@ -77,7 +78,7 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
             const burn = burnEventOfPortrait({ ...current, imageCid: current.imageCid!, tokenId, mintedAt: new Date() }, deps.ipfs.gatewayUrl)
             const events = [
               await insertEvent(tx, 'burn', burn, burnEventKey(tokenId)),
-              await insertEvent(tx, 'stats', { totalBurns: await countPortraits(tx) }),
+              await insertEvent(tx, 'stats', { totalBurns: (await getPortraitTotals(tx)).portraits }),
             ]
             return { minted, events }
           })

@@ -2,12 +2,11 @@ import { z } from 'zod'
 import { formatUnits, getAddress } from 'viem'
 import { defineOperation } from '../define.ts'
 import { addressOut, isoTimestamp } from '../schemas.ts'
-import { listBurnerTotals } from '../../store/portraits.ts'
-import { readProfiles } from '../../chain/reads/read-profiles.ts'
+import { BOARD_IMAGES, listBurnerTotals } from '../../store/portraits.ts'
 
 /** The board shows the top burners, each with their latest portraits. */
 export const CHADBOARD_SIZE = 100
-export const IMAGES_PER_ENTRY = 12
+export const IMAGES_PER_ENTRY = BOARD_IMAGES
 
 export const getChadboard = defineOperation({
   id: 'get_chadboard',
@@ -38,8 +37,8 @@ export const getChadboard = defineOperation({
   staleSeconds: 20,
   dependsOn: ['portraits', 'profiles'],
   async handler(ctx) {
-    const totals = await listBurnerTotals(ctx.db, CHADBOARD_SIZE, IMAGES_PER_ENTRY)
-    const profiles = await readProfiles(ctx.chain, totals.map((t) => getAddress(t.burner)))
+    const totals = await listBurnerTotals(ctx.db, CHADBOARD_SIZE)
+    const profiles = await ctx.profiles.get(totals.map((t) => getAddress(t.burner)))
     const gateway = (cid: string) => ctx.pipeline.deps.ipfs.gatewayUrl(cid)
     return {
       entries: totals.map((t) => {
