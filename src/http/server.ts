@@ -8,7 +8,7 @@ import { runOperationToBytes } from './run-operation.ts'
 import { toAppError } from './errors.ts'
 import { acceptsGzip, gzipEtag, gzipOf, isCompressible } from './compress.ts'
 import { mountMcp } from '../mcp/server.ts'
-import { catchUp } from '../cache/catch-up.ts'
+import { catchUp, MIN_BLOCK_WAIT_MS } from '../cache/catch-up.ts'
 
 /** Large enough for a 4 MB portrait in base64 plus the rest of the body. */
 const BODY_LIMIT = 7 * 1024 * 1024
@@ -108,7 +108,7 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
       // A client that needs an answer at least as new as a block (one a write of ours returned
       // in X-Block-Number) says so; this instance first catches up with the shared database.
       const minBlock = parseMinBlock(request)
-      if (minBlock !== undefined && ctx.fresh.block() < minBlock) await catchUp(ctx.db, ctx.fresh, minBlock)
+      if (minBlock !== undefined && ctx.fresh.block() < minBlock) await catchUp(ctx.db, ctx.fresh, minBlock, MIN_BLOCK_WAIT_MS, () => ctx.indexer.poke())
       const ttlMs = (op.cacheSeconds ? Math.min(op.cacheSeconds, ctx.config.CACHE_TTL_SECONDS) : 0) * 1000
       const run = () => runOperationToBytes(ctx, op, input, meta)
       const freshness = { stamp: ctx.fresh.stamp(op.dependsOn ?? []), block: ctx.fresh.block(), minBlock }

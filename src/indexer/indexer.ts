@@ -19,6 +19,8 @@ export type Indexer = {
   /** Indexes up to the confirmed head once; returns the block it reached. */
   sync(): Promise<bigint>
   start(): void
+  /** Starts the next pass now instead of after the poll interval (a read waits for a block). */
+  poke(): void
   stop(): Promise<void>
 }
 
@@ -228,6 +230,10 @@ export function createIndexer(options: IndexerOptions): Indexer {
           })
         }
       })()
+    },
+    poke() {
+      clearTimeout(timer)
+      wake?.()
     },
     async stop() {
       running = false
