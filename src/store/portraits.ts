@@ -128,3 +128,25 @@ export async function listPortraitsOf(db: Queryable, burner: string): Promise<Ga
   )
   return rows.map(toGalleryRow)
 }
+
+/**
+ * Rebuilds the read models (chadboard rows, stats totals) from the portraits table: after a
+ * bulk load of portraits that did not go through insertPortrait (benchmarks, a restore).
+ */
+export async function rebuildReadModels(db: Queryable): Promise<void> {
+  await db.query('DELETE FROM burner_boards')
+  await db.query(
+    `UPDATE portrait_totals SET (portraits, beyond_dead_wei) =
+       (SELECT count(*), coalesce(sum(burn_amount_wei - coalesce(dead_amount_wei, div(burn_amount_wei, 2))), 0) FROM portraits)`,
+  )
+  await db.query(
+    `INSERT INTO burner_boards (burner, portraits, burned_wei, latest_at, images)
+     SELECT burner, count(*), sum(burn_amount_wei), max(minted_at), '[]'::jsonb FROM portraits GROUP BY burner`,
+  )
+  await db.query(
+    `UPDATE burner_boards b SET images = coalesce((
+       SELECT jsonb_agg(jsonb_build_object('imageCid', p.image_cid, 'mintedAt', p.minted_at, 'burnTxHash', p.burn_tx_hash) ORDER BY p.minted_at DESC, p.token_id DESC)
+       FROM (SELECT * FROM portraits WHERE burner = b.burner ORDER BY minted_at DESC, token_id DESC LIMIT $1) p), '[]'::jsonb)`,
+    [BOARD_IMAGES],
+  )
+}
