@@ -49,7 +49,8 @@ export function burnEventOfForeignMint(mint: { txHash: string; to: string; token
 
 /**
  * A burn seen on chain: a transaction sending service tokens to the dead address (and often
- * the fund wallet). `amountWei`: what it sent to both; `source`: transfer, gasless (relayed by
+ * the fund wallet). `amountWei`: what it sent to both, and a referral agent's reward;
+ * `source`: transfer, gasless (relayed by
  * this service) or referral (through the referral contract).
  */
 export function burnEventOfTransfer(burn: { txHash: string; burner: string; amountWei: bigint; source: string; at: Date }): BurnEventData {

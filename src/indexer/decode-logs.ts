@@ -4,6 +4,7 @@ import type { Topic } from '../cache/freshness.ts'
 
 const transferAbi = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)'])
 const nftTransferAbi = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)'])
+const referralBurnAbi = parseAbi(['event ReferralBurn(address indexed burner, address indexed referrer, uint256 burnedAmount, uint256 trenAmount, uint256 referralReward)'])
 
 /** Events whose logs change what reads answer, beside the transfers. */
 export const WATCHED_EVENTS = {
@@ -39,11 +40,12 @@ export type IndexedAddresses = {
 export function decodeIndexedLogs(
   logs: Pick<Log, 'address' | 'topics' | 'data' | 'transactionHash' | 'logIndex' | 'blockNumber'>[],
   addresses: IndexedAddresses,
-): { burns: BurnLeg[]; nftTransfers: NftTransfer[]; changed: Set<Topic>; referralBurnTxs: Set<string> } {
+): { burns: BurnLeg[]; nftTransfers: NftTransfer[]; changed: Set<Topic>; referralRewards: Map<string, bigint> } {
   const burns: BurnLeg[] = []
   const nftTransfers: NftTransfer[] = []
   const changed = new Set<Topic>()
-  const referralBurnTxs = new Set<string>()
+  /** Referral burns by transaction: the agent's reward, the third part of the burn. */
+  const referralRewards = new Map<string, bigint>()
   for (const log of logs) {
     const topics = log.topics as [`0x${string}`, ...`0x${string}`[]]
     const base = { txHash: log.transactionHash!.toLowerCase(), logIndex: log.logIndex!, blockNumber: log.blockNumber! }
@@ -63,8 +65,11 @@ export function decodeIndexedLogs(
       changed.add('profiles')
     } else if (isAddressEqual(log.address, addresses.referral)) {
       changed.add('referral')
-      if (event === WATCHED_EVENTS.referralBurn) referralBurnTxs.add(base.txHash)
+      if (event === WATCHED_EVENTS.referralBurn) {
+        const { args } = decodeEventLog({ abi: referralBurnAbi, data: log.data, topics })
+        referralRewards.set(base.txHash, args.referralReward)
+      }
     }
   }
-  return { burns, nftTransfers, changed, referralBurnTxs }
+  return { burns, nftTransfers, changed, referralRewards }
 }

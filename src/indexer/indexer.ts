@@ -137,7 +137,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       }
       throw rpcFailed('reading logs', cause)
     }
-    const { burns, nftTransfers, changed, referralBurnTxs } = decodeIndexedLogs(logs as never, addresses)
+    const { burns, nftTransfers, changed, referralRewards } = decodeIndexedLogs(logs as never, addresses)
     const blockNumbers = [...new Set([...burns, ...nftTransfers].map((e) => e.blockNumber)), to]
     const blocks = new Map(
       await Promise.all(blockNumbers.map(async (n) => [n, await chain.client.getBlock({ blockNumber: n })] as const)),
@@ -172,8 +172,10 @@ export function createIndexer(options: IndexerOptions): Indexer {
     for (const [txHash, legs] of groupByTx(burns)) {
       const dead = legs.filter((l) => l.leg === 'dead')
       if (dead.length === 0) continue
-      const source = referralBurnTxs.has(txHash) ? 'referral' : (await isServiceTx(db, txHash)) ? 'gasless' : 'transfer'
-      const data = burnEventOfTransfer({ txHash, burner: dead[0]!.sender, amountWei: legs.reduce((sum, l) => sum + l.value, 0n), source, at: time(dead[0]!.blockNumber) })
+      const reward = referralRewards.get(txHash)
+      const source = reward !== undefined ? 'referral' : (await isServiceTx(db, txHash)) ? 'gasless' : 'transfer'
+      const amountWei = legs.reduce((sum, l) => sum + l.value, reward ?? 0n)
+      const data = burnEventOfTransfer({ txHash, burner: dead[0]!.sender, amountWei, source, at: time(dead[0]!.blockNumber) })
       await publishEvent(options, 'burn', data, burnTransferKey(txHash)).catch((error) => log.warn({ err: error }, 'could not publish an indexed burn'))
     }
     // Mints the service did not make (another deployment, a script) reach the stream too, in
