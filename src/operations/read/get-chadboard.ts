@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { formatUnits, getAddress } from 'viem'
+import { formatUnits } from 'viem'
 import { defineOperation } from '../define.ts'
 import { addressOut, isoTimestamp } from '../schemas.ts'
 import { BOARD_IMAGES, listBurnerTotals } from '../../store/portraits.ts'
@@ -38,14 +38,15 @@ export const getChadboard = defineOperation({
   dependsOn: ['portraits', 'profiles'],
   async handler(ctx) {
     const totals = await listBurnerTotals(ctx.db, CHADBOARD_SIZE)
-    const profiles = await ctx.profiles.get(totals.map((t) => getAddress(t.burner)))
+    // Burners are stored checksummed (they come from a parsed address), so no hashing here.
+    const profiles = await ctx.profiles.get(totals.map((t) => t.burner as `0x${string}`))
     const gateway = (cid: string) => ctx.pipeline.deps.ipfs.gatewayUrl(cid)
     return {
       entries: totals.map((t) => {
         const p = profiles.get(t.burner.toLowerCase())
         const latest = t.images[0]!
         return {
-          address: getAddress(t.burner),
+          address: t.burner,
           chainName: p?.name ?? null,
           chainProfile: p?.profile ?? null,
           totalBurns: t.totalBurns,
