@@ -9,6 +9,7 @@ import { openDb, resetData, type Db } from './store/db.ts'
 import { getMeta, setMeta } from './store/meta.ts'
 import { createResponseCache } from './cache/response-cache.ts'
 import { createFreshness } from './cache/freshness.ts'
+import { catchUp } from './cache/catch-up.ts'
 import { createProfileCache } from './chain/reads/profile-cache.ts'
 import { createHttpServer } from './http/server.ts'
 import { operations as registry } from './operations/index.ts'
@@ -186,6 +187,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       for (const sender of [minter, facilitatorSender, relayer]) sender.start()
       worker.start()
       indexer.start()
+      // Answers say the block they are exact as of: start from what the database holds.
+      await catchUp(db, fresh, 0n, 0).catch((error) => log.warn({ err: error }, 'could not read the indexed block yet'))
       return baseUrl
     },
     async close() {

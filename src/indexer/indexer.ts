@@ -88,6 +88,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
       await tx.query('DELETE FROM indexed_blocks WHERE number > $1', [to.number.toString()])
       await saveCursor(tx, to.number, to.hash)
     })
+    // Whatever was read from the orphaned blocks is gone: every answer built on it is renewed.
+    await options.fresh.changed(['token', 'portraits', 'pool', 'profiles', 'referral'])
   }
 
   async function saveCursor(tx: Queryable, number: bigint, hash: string) {
@@ -209,6 +211,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       await indexRange(from, to)
       from = to + 1n
     }
+    if (from > target) options.fresh.reached(target)
     return target
   }
 
