@@ -163,12 +163,12 @@ async function serveStream(request: FastifyRequest, reply: FastifyReply, streame
   })
 }
 
-/** One question, one key: the canonical input, with object keys in a fixed order. */
+/**
+ * One question, one key: the canonical input. Parsed inputs list their fields in the schema's
+ * order, so equal questions serialize equally.
+ */
 function cacheKey(op: AnyOperation, input: unknown): string {
-  const canonical = op.canonicalInput ? op.canonicalInput(input) : input
-  return `${op.id}:${JSON.stringify(canonical, (_key, value) =>
-    value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1))) : value,
-  )}`
+  return `${op.id}:${JSON.stringify(op.canonicalInput ? op.canonicalInput(input) : input)}`
 }
 
 /** `?minBlock=` or `X-Min-Block`: a decimal block number; anything else is refused. */
