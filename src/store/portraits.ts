@@ -41,7 +41,7 @@ export async function insertPortrait(db: Queryable, p: Omit<PortraitRecord, 'min
   await db.query(
     `INSERT INTO burner_boards (burner, portraits, burned_wei, latest_at, images)
      SELECT $1, count(*), sum(burn_amount_wei), max(minted_at),
-       coalesce((SELECT jsonb_agg(jsonb_build_object('imageCid', r.image_cid, 'mintedAt', r.minted_at, 'burnTxHash', r.burn_tx_hash) ORDER BY r.minted_at DESC, r.token_id DESC)
+       coalesce((SELECT jsonb_agg(jsonb_build_object('imageCid', r.image_cid, 'timestamp', to_char(r.minted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'burnTxHash', r.burn_tx_hash) ORDER BY r.minted_at DESC, r.token_id DESC)
                  FROM (SELECT image_cid, minted_at, burn_tx_hash, token_id FROM portraits WHERE burner = $1 ORDER BY minted_at DESC, token_id DESC LIMIT $2) r), '[]'::jsonb)
      FROM portraits WHERE burner = $1
      ON CONFLICT (burner) DO UPDATE SET portraits = EXCLUDED.portraits, burned_wei = EXCLUDED.burned_wei, latest_at = EXCLUDED.latest_at, images = EXCLUDED.images`,
@@ -101,7 +101,8 @@ export type BurnerTotals = {
   burner: string
   totalBurns: number
   totalBurnedWei: string
-  images: Array<{ imageCid: string; mintedAt: Date; burnTxHash: string }>
+  /** Newest first; `timestamp` is ISO 8601 UTC, as the API writes it. */
+  images: Array<{ imageCid: string; timestamp: string; burnTxHash: string }>
 }
 
 /**
@@ -117,7 +118,7 @@ export async function listBurnerTotals(db: Queryable, limit: number): Promise<Bu
     burner: r.burner,
     totalBurns: Number(r.portraits),
     totalBurnedWei: String(r.burned_wei),
-    images: (typeof r.images === 'string' ? JSON.parse(r.images) : r.images).map((i: any) => ({ imageCid: i.imageCid, mintedAt: new Date(i.mintedAt), burnTxHash: i.burnTxHash })),
+    images: typeof r.images === 'string' ? JSON.parse(r.images) : r.images,
   }))
 }
 
@@ -145,7 +146,7 @@ export async function rebuildReadModels(db: Queryable): Promise<void> {
   )
   await db.query(
     `UPDATE burner_boards b SET images = coalesce((
-       SELECT jsonb_agg(jsonb_build_object('imageCid', p.image_cid, 'mintedAt', p.minted_at, 'burnTxHash', p.burn_tx_hash) ORDER BY p.minted_at DESC, p.token_id DESC)
+       SELECT jsonb_agg(jsonb_build_object('imageCid', p.image_cid, 'timestamp', to_char(p.minted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'burnTxHash', p.burn_tx_hash) ORDER BY p.minted_at DESC, p.token_id DESC)
        FROM (SELECT * FROM portraits WHERE burner = b.burner ORDER BY minted_at DESC, token_id DESC LIMIT $1) p), '[]'::jsonb)`,
     [BOARD_IMAGES],
   )

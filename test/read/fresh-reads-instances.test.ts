@@ -76,4 +76,5 @@ test('a client that sends the write\'s block as X-Min-Block gets an answer at le
   assert.equal(entry.totalBurns, 2)
   const gallery = await getJson(`${b.url}/api/gallery?minBlock=${block}`)
   assert.equal(gallery.body.burns[0].tokenId, tokenId)
+  assert.equal(entry.latestTimestamp, gallery.body.burns[0].timestamp, 'one time for one portrait, on PostgreSQL too')
 })

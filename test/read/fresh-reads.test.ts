@@ -121,6 +121,7 @@ describe('read-your-writes after a looksmaxx', () => {
       assert.equal(now.gallery.burns[0].cid, ipfsCid)
       assert.equal(now.entry.totalBurns, (before.entry?.totalBurns ?? 0) + 1, `run ${run}: the chadboard counts it`)
       assert.equal(now.entry.images[0].txHash, burnTxHash)
+      assert.equal(now.entry.latestTimestamp, now.gallery.burns[0].timestamp, 'one time for one portrait')
       assert.equal(now.stats.totalBurns, before.stats.totalBurns + 1, `run ${run}: stats count it`)
       assert.equal(now.stats.tokensBurned, before.stats.tokensBurned + 225_000, `run ${run}: the whole burn is counted`)
       assert.equal(now.wallet.balances.looksmaxxedNFTs, before.wallet.balances.looksmaxxedNFTs + 1, `run ${run}: the wallet holds it`)

@@ -52,8 +52,8 @@ export const getChadboard = defineOperation({
           totalBurns: t.totalBurns,
           totalBurned: Number(formatUnits(BigInt(t.totalBurnedWei), 18)),
           latestImage: gateway(latest.imageCid),
-          latestTimestamp: latest.mintedAt.toISOString(),
-          images: t.images.map((i) => ({ ipfsUrl: gateway(i.imageCid), timestamp: i.mintedAt.toISOString(), txHash: i.burnTxHash })),
+          latestTimestamp: latest.timestamp,
+          images: t.images.map((i) => ({ ipfsUrl: gateway(i.imageCid), timestamp: i.timestamp, txHash: i.burnTxHash })),
           reputation: p?.reputation ?? { score: null, count: 0 },
         }
       }),

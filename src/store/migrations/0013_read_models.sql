@@ -12,7 +12,8 @@ CREATE TABLE burner_boards (
   portraits integer NOT NULL,
   burned_wei numeric(78, 0) NOT NULL,
   latest_at timestamptz NOT NULL,
-  -- The 12 latest portraits, newest first: [{imageCid, mintedAt, burnTxHash}].
+  -- The 12 latest portraits, newest first: [{imageCid, timestamp, burnTxHash}], timestamp in
+  -- ISO 8601 UTC as the API writes it, so a board read builds no dates.
   images jsonb NOT NULL
 );
 CREATE INDEX burner_boards_rank_idx ON burner_boards (portraits DESC, burned_wei DESC, latest_at DESC);
@@ -28,6 +29,6 @@ INSERT INTO portrait_totals (portraits, beyond_dead_wei)
 INSERT INTO burner_boards (burner, portraits, burned_wei, latest_at, images)
   SELECT burner, count(*), sum(burn_amount_wei), max(minted_at), '[]'::jsonb FROM portraits GROUP BY burner;
 UPDATE burner_boards b SET images = coalesce((
-  SELECT jsonb_agg(jsonb_build_object('imageCid', p.image_cid, 'mintedAt', p.minted_at, 'burnTxHash', p.burn_tx_hash) ORDER BY p.minted_at DESC, p.token_id DESC)
+  SELECT jsonb_agg(jsonb_build_object('imageCid', p.image_cid, 'timestamp', to_char(p.minted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'burnTxHash', p.burn_tx_hash) ORDER BY p.minted_at DESC, p.token_id DESC)
   FROM (SELECT * FROM portraits WHERE burner = b.burner ORDER BY minted_at DESC, token_id DESC LIMIT 12) p
 ), '[]'::jsonb);
