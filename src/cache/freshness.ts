@@ -9,9 +9,8 @@ import type { EventBus, Invalidation } from '../adapters/bus/port.ts'
  * - `portraits`: portrait NFTs (mints, transfers): gallery, chadboard, stats, metadata, identity, wallet
  * - `profiles`: names and ERC-8004 feedback: chadboard, identity, agent info
  * - `referral`: the referral contract and stored codes: referral reads
- * - `early`: early-access registrations
  */
-export const TOPICS = ['pool', 'token', 'portraits', 'profiles', 'referral', 'early'] as const
+export const TOPICS = ['pool', 'token', 'portraits', 'profiles', 'referral'] as const
 export type Topic = (typeof TOPICS)[number]
 
 /**

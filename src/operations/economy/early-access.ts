@@ -45,7 +45,6 @@ export const getEarlyAccessInfo = defineOperation({
 
 export const registerEarlyAccess = defineOperation({
   id: 'register_early_access',
-  invalidates: ['early'],
   method: 'POST',
   path: '/api/early/register',
   summary: 'Register a wallet for early access; eligibility is read from the chain',
