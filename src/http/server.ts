@@ -80,11 +80,15 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
 
 function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
   const url = op.path.replace(/\{(\w+)\}/g, ':$1')
+  // Reads renewed by events: clients and CDNs may keep them but revalidate on every use (a 304
+  // while nothing changed), so no downstream cache hides what the caller just did.
   const cacheControl =
     op.cacheControl ??
-    (op.cacheSeconds
-      ? `public, max-age=${op.cacheSeconds}${op.staleSeconds ? `, stale-while-revalidate=${op.staleSeconds}` : ''}`
-      : 'no-store')
+    (op.cacheSeconds && op.dependsOn
+      ? 'public, no-cache'
+      : op.cacheSeconds
+        ? `public, max-age=${op.cacheSeconds}${op.staleSeconds ? `, stale-while-revalidate=${op.staleSeconds}` : ''}`
+        : 'no-store')
 
   app.route({
     method: op.method,

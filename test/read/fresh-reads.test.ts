@@ -109,6 +109,7 @@ describe('read-your-writes after a looksmaxx', () => {
     }
     for (let run = 1; run <= 20; run++) {
       const before = await reads() // cached now: the reads below must be renewed by the write
+      const galleryEtag = (await fetch(`${app.url}/api/gallery`)).headers.get('etag')!
       const { burnTxHash, devTxHash } = await burner.burn()
       const response = await postJson(`${app.url}/api/x402/looksmaxx`, {
         burnTxHash, devTxHash, burnerAddress: burner.address, image, paymentPayload: await burner.signPayment(requirements),
@@ -126,6 +127,8 @@ describe('read-your-writes after a looksmaxx', () => {
       assert.equal(now.stats.tokensBurned, before.stats.tokensBurned + 225_000, `run ${run}: the whole burn is counted`)
       assert.equal(now.wallet.balances.looksmaxxedNFTs, before.wallet.balances.looksmaxxedNFTs + 1, `run ${run}: the wallet holds it`)
       assert.equal(now.wallet.balances.coin, before.wallet.balances.coin - 225_000)
+      const revalidated = await fetch(`${app.url}/api/gallery`, { headers: { 'if-none-match': galleryEtag } })
+      assert.equal(revalidated.status, 200, 'a client revalidating its copy gets the new gallery')
     }
   })
 

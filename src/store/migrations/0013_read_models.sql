@@ -32,3 +32,7 @@ UPDATE burner_boards b SET images = coalesce((
   SELECT jsonb_agg(jsonb_build_object('imageCid', p.image_cid, 'timestamp', to_char(p.minted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'burnTxHash', p.burn_tx_hash) ORDER BY p.minted_at DESC, p.token_id DESC)
   FROM (SELECT * FROM portraits WHERE burner = b.burner ORDER BY minted_at DESC, token_id DESC LIMIT 12) p
 ), '[]'::jsonb);
+
+-- A read asking for a block (minBlock) and every write look up the newest block of the
+-- service's own mined transactions.
+CREATE INDEX chain_txs_block_idx ON chain_txs (block_number);
