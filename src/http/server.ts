@@ -111,8 +111,11 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
       }
       // A client that needs an answer at least as new as a block (one a write of ours returned
       // in X-Block-Number) says so; this instance first catches up with the shared database.
-      const minBlock = parseMinBlock(request)
-      if (minBlock !== undefined && ctx.fresh.block() < minBlock) await catchUp(ctx.db, ctx.fresh, minBlock, MIN_BLOCK_WAIT_MS, () => ctx.indexer.poke())
+      const asked = parseMinBlock(request)
+      if (asked !== undefined && ctx.fresh.block() < asked) await catchUp(ctx.db, ctx.fresh, asked, MIN_BLOCK_WAIT_MS, () => ctx.indexer.poke())
+      // A block not reached after the wait (not produced yet) is answered with what there is,
+      // from the cache too; X-Block-Number says how new it is.
+      const minBlock = asked !== undefined && ctx.fresh.block() >= asked ? asked : undefined
       const ttlMs = (op.cacheSeconds ? Math.min(op.cacheSeconds, ctx.config.CACHE_TTL_SECONDS) : 0) * 1000
       const run = () => runOperationToBytes(ctx, op, input, meta)
       const freshness = { stamp: ctx.fresh.stamp(op.dependsOn ?? []), block: ctx.fresh.block(), minBlock }
