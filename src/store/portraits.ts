@@ -32,8 +32,11 @@ export async function insertPortrait(db: Queryable, p: Omit<PortraitRecord, 'min
     [p.tokenId.toString(), p.burner, p.burnTxHash, p.devTxHash, p.burnAmountWei.toString(), p.deadAmountWei.toString(), p.imageCid, p.metadataCid, p.mintTxHash, p.source],
   )
   if (rowCount === 0) return
+  // The totals row also orders concurrent recordings: a second one waits here until the first
+  // commits, so the burner's row below is computed from a snapshot that includes it.
   await db.query(
-    `UPDATE portrait_totals SET portraits = portraits + 1, beyond_dead_wei = beyond_dead_wei + $1`,
+    `INSERT INTO portrait_totals (id, portraits, beyond_dead_wei) VALUES (true, 1, $1)
+     ON CONFLICT (id) DO UPDATE SET portraits = portrait_totals.portraits + 1, beyond_dead_wei = portrait_totals.beyond_dead_wei + EXCLUDED.beyond_dead_wei`,
     [(p.burnAmountWei - p.deadAmountWei).toString()],
   )
   // The burner's row, rewritten from its own portraits (an indexed read of at most 12 rows and
@@ -136,9 +139,10 @@ export async function listPortraitsOf(db: Queryable, burner: string): Promise<Ga
  */
 export async function rebuildReadModels(db: Queryable): Promise<void> {
   await db.query('DELETE FROM burner_boards')
+  await db.query('DELETE FROM portrait_totals')
   await db.query(
-    `UPDATE portrait_totals SET (portraits, beyond_dead_wei) =
-       (SELECT count(*), coalesce(sum(burn_amount_wei - coalesce(dead_amount_wei, div(burn_amount_wei, 2))), 0) FROM portraits)`,
+    `INSERT INTO portrait_totals (id, portraits, beyond_dead_wei)
+       SELECT true, count(*), coalesce(sum(burn_amount_wei - coalesce(dead_amount_wei, div(burn_amount_wei, 2))), 0) FROM portraits`,
   )
   await db.query(
     `INSERT INTO burner_boards (burner, portraits, burned_wei, latest_at, images)
