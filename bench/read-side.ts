@@ -97,13 +97,15 @@ export async function benchReadSide(seconds = 8, env: Record<string, string> = {
       }
       for (const route of routes) {
         // The machine is shared: each run has its own baseline, a bare Fastify route serving
-        // the same bytes, measured right before it.
+        // the same bytes, measured right before and right after it (their mean).
         const bytes = Buffer.from(await (await fetch(`${url}${route}`)).arrayBuffer())
-        const base = await runBaseline(bytes, seconds)
+        const before = await runBaseline(bytes, seconds)
         const stopBurns = mode.burns ? startBurns(app, burners) : undefined
         const service = await runLoad(`${url}${route}`, { seconds }).finally(() => stopBurns?.())
+        const after = await runBaseline(bytes, seconds)
+        const base = { ...before, requestsPerSec: Math.round((before.requestsPerSec + after.requestsPerSec) / 2) }
         rows.push({
-          route, mode: mode.label, bytes: bytes.length, 'bare req/s': base.requestsPerSec, 'req/s': service.requestsPerSec, 'p99 ms': service.p99Ms,
+          route, mode: mode.label, bytes: bytes.length, 'bare req/s (before, after)': `${before.requestsPerSec}, ${after.requestsPerSec}`, 'req/s': service.requestsPerSec, 'p99 ms': service.p99Ms,
           'ratio to bare': ratio(service, base), non2xx: service.non2xx,
         })
       }
