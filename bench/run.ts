@@ -9,7 +9,8 @@ import { benchImageBomb } from './image-bomb.ts'
 const benches: Record<string, () => Promise<string>> = {
   'http-reads': () => benchHttpReads(Number(process.env.BENCH_SECONDS ?? 8)),
   looksmaxx: () => benchLooksmaxx(),
-  'read-side': () => benchReadSide(Number(process.env.BENCH_SECONDS ?? 8)),
+  // BENCH_DATABASE_URL: an empty PostgreSQL database to run it on instead of PGlite.
+  'read-side': () => benchReadSide(Number(process.env.BENCH_SECONDS ?? 8), process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
   gasless: () => benchGasless(),
   stream: () => benchStream(Number(process.env.BENCH_CLIENTS ?? 5000)),
   'image-bomb': () => benchImageBomb(),

@@ -8,6 +8,9 @@ import { PUBLIC_MAINNET_RPC } from './chain/constants.ts'
 import { openDb, resetData, type Db } from './store/db.ts'
 import { getMeta, setMeta } from './store/meta.ts'
 import { createResponseCache } from './cache/response-cache.ts'
+import { createFreshness } from './cache/freshness.ts'
+import { catchUp } from './cache/catch-up.ts'
+import { createProfileCache } from './chain/reads/profile-cache.ts'
 import { createHttpServer } from './http/server.ts'
 import { operations as registry } from './operations/index.ts'
 import type { AnyOperation } from './operations/define.ts'
@@ -25,6 +28,9 @@ import type { PipelineDeps, FaultPoint } from './pipeline/deps.ts'
 import { createWorker } from './pipeline/worker.ts'
 import { createIndexer } from './indexer/indexer.ts'
 import type { ImageGenerator } from './adapters/image/port.ts'
+
+/** How long a burner's profile (name, profile, reputation) is kept without an event renewing it. */
+const PROFILE_TTL_MS = 30_000
 
 export type App = {
   ctx: Context
@@ -112,6 +118,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const images = options.images ?? createImageGenerator(imageConfig(config))
   const ipfs = createIpfs(config, () => baseUrl)
   const bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL, config.REDIS_PREFIX) : createMemoryBus()
+  const fresh = createFreshness(bus, log)
   const deps: PipelineDeps = {
     db,
     chain,
@@ -120,6 +127,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     ipfs,
     minter,
     bus,
+    fresh,
     log,
     baseUrl: () => baseUrl,
     retry: { baseMs: config.RETRY_BASE_MS, maxMs: config.RETRY_MAX_MS },
@@ -138,6 +146,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     db,
     chain,
     bus,
+    fresh,
     log,
     // On the devnet, the block after deployment and seed: the seed's NFT mints are not portraits.
     startBlock: BigInt(config.START_BLOCK ?? deployment.devnet?.deployBlock ?? 0),
@@ -151,6 +160,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     chain,
     db,
     cache: createResponseCache(),
+    fresh,
+    profiles: createProfileCache(chain, fresh, PROFILE_TTL_MS),
     operations: options.operations ?? registry,
     bus,
     pipeline: { deps, facilitator, worker, owner: worker.owner, leaseMs },
@@ -177,6 +188,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       for (const sender of [minter, facilitatorSender, relayer]) sender.start()
       worker.start()
       indexer.start()
+      // Answers say the block they are exact as of: start from what the database holds.
+      await catchUp(db, fresh, 0n, 0).catch((error) => log.warn({ err: error }, 'could not read the indexed block yet'))
       return baseUrl
     },
     async close() {
@@ -184,6 +197,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       await Promise.all([minter.stop(), facilitatorSender.stop(), relayer.stop()])
       await indexer.stop()
       await http.close()
+      fresh.close()
       await bus.close()
       await images.close?.()
       await db.close()

@@ -3,6 +3,8 @@ import type { Config } from './config/load.ts'
 import type { Chain } from './chain/clients.ts'
 import type { Db } from './store/db.ts'
 import type { ResponseCache } from './cache/response-cache.ts'
+import type { Freshness } from './cache/freshness.ts'
+import type { ProfileCache } from './chain/reads/profile-cache.ts'
 import type { AnyOperation } from './operations/define.ts'
 import type { PipelineDeps } from './pipeline/deps.ts'
 import type { Worker } from './pipeline/worker.ts'
@@ -17,6 +19,10 @@ export type Context = {
   chain: Chain
   db: Db
   cache: ResponseCache
+  /** Versions of what cached answers depend on, and the newest block applied (read-your-writes). */
+  fresh: Freshness
+  /** Names, profiles and reputations of burners, renewed on their events (chadboard). */
+  profiles: ProfileCache
   /** The registry, for operations that describe the service itself (OpenAPI, manifests). */
   operations: AnyOperation[]
   bus: EventBus

@@ -110,7 +110,7 @@ export const envSchema = z.object({
   SSE_HEARTBEAT_MS: positiveInt.default(15_000).describe('Interval of heartbeat events on the event stream.'),
   CACHE_TTL_SECONDS: nonNegativeInt
     .default(5)
-    .describe('Server-side cache lifetime of chain reads (price, stats); 0 turns caching off.'),
+    .describe('Longest life of a cached answer (capped per read): only bounds changes no event announces, since every indexed event and every write renews what it changes; 0 turns caching off.'),
   TRUST_PROXY: bool.default(false).describe('Trust X-Forwarded-For for client addresses.'),
 }).superRefine((env, ctx) => {
   // Rules that span several variables: each issue names the variable that is missing.

@@ -1,3 +1,4 @@
+import { getAddress } from 'viem'
 import type { Queryable } from '../store/db.ts'
 
 /**
@@ -8,18 +9,25 @@ import type { Queryable } from '../store/db.ts'
 export type BurnEventData = {
   txHash: string
   burner: string
-  tokenId: string
+  /** Null for a burn not (yet) redeemed for a portrait. */
+  tokenId: string | null
   cid: string | null
   ipfsUrl: string | null
   source: string
+  /** Tokens burned, whole tokens, counted as stats' tokensBurned counts them. */
+  amount: number | null
   timestamp: string
 }
 
 /** Events of one portrait are deduplicated on this key, so it reaches the stream once. */
 export const burnEventKey = (tokenId: bigint | string) => `burn:${tokenId}`
+/** A burn transaction seen on chain reaches the stream once, on this key. */
+export const burnTransferKey = (txHash: string) => `burn-tx:${txHash.toLowerCase()}`
+
+const wholeTokens = (wei: bigint) => Number(wei / 10n ** 18n) + Number(wei % 10n ** 18n) / 1e18
 
 export function burnEventOfPortrait(
-  portrait: { burnTxHash: string; burner: string; tokenId: bigint | string; imageCid: string; source: string; mintedAt: Date },
+  portrait: { burnTxHash: string; burner: string; tokenId: bigint | string; imageCid: string; source: string; mintedAt: Date; burnAmountWei: bigint },
   gatewayUrl: (cid: string) => string,
 ): BurnEventData {
   return {
@@ -29,13 +37,33 @@ export function burnEventOfPortrait(
     cid: portrait.imageCid,
     ipfsUrl: gatewayUrl(portrait.imageCid),
     source: portrait.source,
+    amount: wholeTokens(portrait.burnAmountWei),
     timestamp: portrait.mintedAt.toISOString(),
   }
 }
 
 /** A mint made outside this service (another deployment, a script): only the chain is known. */
 export function burnEventOfForeignMint(mint: { txHash: string; to: string; tokenId: bigint; at: Date }): BurnEventData {
-  return { txHash: mint.txHash, burner: mint.to, tokenId: mint.tokenId.toString(), cid: null, ipfsUrl: null, source: 'chain', timestamp: mint.at.toISOString() }
+  return { txHash: mint.txHash, burner: mint.to, tokenId: mint.tokenId.toString(), cid: null, ipfsUrl: null, source: 'chain', amount: null, timestamp: mint.at.toISOString() }
+}
+
+/**
+ * A burn seen on chain: a transaction sending service tokens to the dead address (and often
+ * the fund wallet). `amountWei`: what it sent to both, and a referral agent's reward;
+ * `source`: transfer, gasless (relayed by
+ * this service) or referral (through the referral contract).
+ */
+export function burnEventOfTransfer(burn: { txHash: string; burner: string; amountWei: bigint; source: string; at: Date }): BurnEventData {
+  return { txHash: burn.txHash, burner: getAddress(burn.burner), tokenId: null, cid: null, ipfsUrl: null, source: burn.source, amount: wholeTokens(burn.amountWei), timestamp: burn.at.toISOString() }
+}
+
+/** Whether the service signed this transaction (a gasless relay, a mint, a settlement). */
+export async function isServiceTx(db: Queryable, txHash: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM chain_txs WHERE lower(tx_hash) = lower($1) UNION ALL SELECT 1 FROM chain_tx_attempts WHERE lower(tx_hash) = lower($1) LIMIT 1`,
+    [txHash],
+  )
+  return rows.length > 0
 }
 
 /**

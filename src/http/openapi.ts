@@ -24,6 +24,17 @@ export function buildOpenApi(operations: AnyOperation[], options: { baseUrl: str
         schema,
       }))
 
+    // Reads renewed by events take a block they must be at least as new as (see README,
+    // consistency), and say which block they are exact as of.
+    const fresh = op.method === 'GET' && op.dependsOn
+    if (fresh) {
+      const block = { type: 'string', pattern: '^\\d{1,20}$' }
+      parameters.push(
+        { name: 'minBlock', in: 'query', required: false, description: 'Answer at least as new as this block (e.g. the X-Block-Number of your write)', schema: block },
+        { name: 'X-Min-Block', in: 'header', required: false, description: 'Same as minBlock', schema: block },
+      )
+    }
+
     let requestBody: unknown
     if (op.method === 'POST') {
       const bodyProps = Object.fromEntries(Object.entries(properties).filter(([name]) => !pathParams.includes(name)))
@@ -51,6 +62,9 @@ export function buildOpenApi(operations: AnyOperation[], options: { baseUrl: str
     const responses: Record<string, unknown> = {
       [String(op.status ?? 200)]: {
         description: op.status === 402 ? 'Payment required (always): the payment and burn requirements' : 'Success',
+        ...(fresh || op.invalidates
+          ? { headers: { 'X-Block-Number': { description: fresh ? 'The block this answer is exact as of' : 'The block the effect of this write is in', schema: { type: 'string' } } } }
+          : {}),
         content: { 'application/json': { schema: jsonSchemaOf(op.output, 'output') } },
       },
     }

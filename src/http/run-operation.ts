@@ -2,6 +2,7 @@ import type { Context } from '../context.ts'
 import type { AnyOperation, RequestMeta, Responded } from '../operations/define.ts'
 import { etagOf, type CachedResponse } from '../cache/response-cache.ts'
 import { AppError } from '../errors/app-error.ts'
+import { catchUp } from '../cache/catch-up.ts'
 
 function isResponded(value: unknown): value is Responded<unknown> {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'responded'
@@ -18,6 +19,13 @@ export async function runOperation(
   meta: RequestMeta,
 ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
   const result = await op.handler(ctx, input, meta)
+  if (op.invalidates && (!isResponded(result) || result.status < 400)) {
+    // Read-your-writes: whatever a write changed is applied here (and published to the other
+    // instances) before its answer leaves, so every read served after it shows the effect.
+    // The known block first catches up with the database (the mint or relay block).
+    await catchUp(ctx.db, ctx.fresh, 0n, 0)
+    await ctx.fresh.changed(op.invalidates, ctx.fresh.block())
+  }
   if ((result as { kind?: string })?.kind === 'stream') {
     throw new AppError('INTERNAL_ERROR', 'internal error', { cause: new Error(`${op.id} streams; it has no single answer`) })
   }

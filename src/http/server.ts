@@ -8,6 +8,7 @@ import { runOperationToBytes } from './run-operation.ts'
 import { toAppError } from './errors.ts'
 import { acceptsGzip, gzipEtag, gzipOf, isCompressible } from './compress.ts'
 import { mountMcp } from '../mcp/server.ts'
+import { catchUp, MIN_BLOCK_WAIT_MS } from '../cache/catch-up.ts'
 
 /** Large enough for a 4 MB portrait in base64 plus the rest of the body. */
 const BODY_LIMIT = 7 * 1024 * 1024
@@ -36,13 +37,13 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
     reply.header('access-control-allow-origin', '*')
-    reply.header('access-control-expose-headers', 'X-PAYMENT-RESPONSE, X-Payment-Required, X-402-Version, ETag, X-Request-Id')
+    reply.header('access-control-expose-headers', 'X-PAYMENT-RESPONSE, X-Payment-Required, X-402-Version, ETag, X-Request-Id, X-Block-Number')
   })
 
   app.options('*', async (_request, reply) => {
     reply
       .header('access-control-allow-methods', 'GET, POST, OPTIONS')
-      .header('access-control-allow-headers', 'Content-Type, X-PAYMENT, Last-Event-ID, If-None-Match, Mcp-Session-Id, MCP-Protocol-Version')
+      .header('access-control-allow-headers', 'Content-Type, X-PAYMENT, Last-Event-ID, If-None-Match, Mcp-Session-Id, MCP-Protocol-Version, X-Min-Block')
       .header('access-control-max-age', '86400')
       .code(204)
       .send()
@@ -79,11 +80,15 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
 
 function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
   const url = op.path.replace(/\{(\w+)\}/g, ':$1')
+  // Reads renewed by events: clients and CDNs may keep them but revalidate on every use (a 304
+  // while nothing changed), so no downstream cache hides what the caller just did.
   const cacheControl =
     op.cacheControl ??
-    (op.cacheSeconds
-      ? `public, max-age=${op.cacheSeconds}${op.staleSeconds ? `, stale-while-revalidate=${op.staleSeconds}` : ''}`
-      : 'no-store')
+    (op.cacheSeconds && op.dependsOn
+      ? 'public, no-cache'
+      : op.cacheSeconds
+        ? `public, max-age=${op.cacheSeconds}${op.staleSeconds ? `, stale-while-revalidate=${op.staleSeconds}` : ''}`
+        : 'no-store')
 
   app.route({
     method: op.method,
@@ -104,9 +109,20 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
         if ((result as Streamed).kind !== 'stream') throw new Error(`${op.id} did not stream`)
         return serveStream(request, reply, result as Streamed)
       }
+      // A client that needs an answer at least as new as a block (one a write of ours returned
+      // in X-Block-Number) says so; this instance first catches up with the shared database.
+      const asked = parseMinBlock(request)
+      if (asked !== undefined && ctx.fresh.block() < asked) await catchUp(ctx.db, ctx.fresh, asked, MIN_BLOCK_WAIT_MS, () => ctx.indexer.poke())
+      // A block not reached after the wait (not produced yet) is answered with what there is,
+      // from the cache too; X-Block-Number says how new it is.
+      const minBlock = asked !== undefined && ctx.fresh.block() >= asked ? asked : undefined
       const ttlMs = (op.cacheSeconds ? Math.min(op.cacheSeconds, ctx.config.CACHE_TTL_SECONDS) : 0) * 1000
       const run = () => runOperationToBytes(ctx, op, input, meta)
-      const computed = ttlMs > 0 ? await ctx.cache.get(`${op.id}:${JSON.stringify(input)}`, ttlMs, run, (op.staleSeconds ?? 0) * 1000) : await run()
+      const freshness = { stamp: ctx.fresh.stamp(op.dependsOn ?? []), block: ctx.fresh.block(), minBlock }
+      const computed =
+        ttlMs > 0
+          ? await ctx.cache.get(cacheKey(op, input), ttlMs, run, (op.staleSeconds ?? 0) * 1000, freshness)
+          : { ...(await run()), block: op.method === 'GET' ? freshness.block : ctx.fresh.block() }
       // A handler that answers a 5xx itself (e.g. a looksmaxx still running) gets the same
       // request ID in its error body and in the log as a thrown error would.
       const response = computed.status >= 500 ? { ...computed, bytes: requestIdInErrorBytes(computed.bytes, request.id) } : computed
@@ -114,6 +130,9 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
 
       reply.code(response.status)
       if (response.headers) reply.headers(response.headers)
+      // Reads: the block the answer is exact as of. Writes: the block their effect is in, to
+      // send back as X-Min-Block (or ?minBlock=) to any instance.
+      if (computed.block !== undefined && (op.dependsOn || op.invalidates)) reply.header('x-block-number', computed.block.toString())
       reply.header('cache-control', response.status === 200 ? cacheControl : 'no-store')
       const contentType = response.headers?.['content-type'] ?? 'application/json; charset=utf-8'
       reply.header('content-type', contentType)
@@ -149,6 +168,24 @@ async function serveStream(request: FastifyRequest, reply: FastifyReply, streame
       if (!raw.writableEnded) raw.end()
     },
   })
+}
+
+/**
+ * One question, one key: the canonical input. Parsed inputs list their fields in the schema's
+ * order, so equal questions serialize equally.
+ */
+function cacheKey(op: AnyOperation, input: unknown): string {
+  return `${op.id}:${JSON.stringify(op.canonicalInput ? op.canonicalInput(input) : input)}`
+}
+
+/** `?minBlock=` or `X-Min-Block`: a decimal block number; anything else is refused. */
+function parseMinBlock(request: FastifyRequest): bigint | undefined {
+  const raw = (request.query as Record<string, unknown> | undefined)?.minBlock ?? request.headers['x-min-block']
+  if (raw === undefined) return undefined
+  if (typeof raw !== 'string' || !/^\d{1,20}$/.test(raw)) {
+    throw new AppError('INVALID_INPUT', `Invalid minBlock: expected a block number, got ${JSON.stringify(raw)}.`, { details: { field: 'minBlock' } })
+  }
+  return BigInt(raw)
 }
 
 type ErrorBody = { error: { code: string; message: string; details?: Record<string, unknown> } }

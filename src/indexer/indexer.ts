@@ -5,21 +5,22 @@ import type { Logger as PinoLogger } from 'pino'
 import type { Chain } from '../chain/clients.ts'
 import type { Db, Queryable } from '../store/db.ts'
 import type { EventBus } from '../adapters/bus/port.ts'
-import { decodeIndexedLogs } from './decode-logs.ts'
+import { decodeIndexedLogs, WATCHED_EVENTS, type BurnLeg } from './decode-logs.ts'
 import { publishEvent } from '../events/publish-event.ts'
-import { burnEventKey, burnEventOfForeignMint, isServiceMint } from '../events/burn-event.ts'
+import { burnEventKey, burnEventOfForeignMint, burnEventOfTransfer, burnTransferKey, isServiceMint, isServiceTx } from '../events/burn-event.ts'
+import type { Freshness } from '../cache/freshness.ts'
 import { rpcFailed } from '../chain/upstream-error.ts'
 
 const CURSOR = 'main'
 /** Recent block hashes kept to find a fork point; deeper reorgs than this are not expected. */
 const KEEP_BLOCKS = 256
-/** keccak256('Transfer(address,address,uint256)'): the same topic for ERC-20 and ERC-721. */
-const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
 
 export type Indexer = {
   /** Indexes up to the confirmed head once; returns the block it reached. */
   sync(): Promise<bigint>
   start(): void
+  /** Starts the next pass now instead of after the poll interval (a read waits for a block). */
+  poke(): void
   stop(): Promise<void>
 }
 
@@ -27,6 +28,8 @@ export type IndexerOptions = {
   db: Db
   chain: Chain
   bus: EventBus
+  /** Told of every change the indexer applies, so cached answers that depend on it are renewed. */
+  fresh: Freshness
   log: PinoLogger
   startBlock: bigint
   confirmations: number
@@ -48,6 +51,16 @@ export function createIndexer(options: IndexerOptions): Indexer {
   let wake: (() => void) | undefined
   let pageSize = options.pageSize
   const owner = `indexer-${randomUUID()}`
+  const addresses = {
+    token: chain.contracts.token,
+    nft: chain.contracts.nft,
+    fundWallet: chain.fundWallet,
+    pool: chain.contracts.pool,
+    referral: chain.contracts.referral,
+    reputationRegistry: chain.contracts.reputationRegistry,
+    names: chain.contracts.names,
+  }
+  const watchedAddresses = [addresses.token, addresses.nft, addresses.pool, addresses.referral, addresses.reputationRegistry, addresses.names]
 
   async function cursor(): Promise<{ number: bigint; hash: string } | undefined> {
     const { rows } = await db.query<{ block_number: string; block_hash: string }>('SELECT block_number, block_hash FROM indexer_cursor WHERE name = $1', [CURSOR])
@@ -75,6 +88,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
       await tx.query('DELETE FROM indexed_blocks WHERE number > $1', [to.number.toString()])
       await saveCursor(tx, to.number, to.hash)
     })
+    // Whatever was read from the orphaned blocks is gone: every answer built on it is renewed.
+    await options.fresh.changed(['token', 'portraits', 'pool', 'profiles', 'referral'])
   }
 
   async function saveCursor(tx: Queryable, number: bigint, hash: string) {
@@ -110,7 +125,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
     try {
       const raw = await chain.client.request({
         method: 'eth_getLogs',
-        params: [{ address: [chain.contracts.token, chain.contracts.nft], topics: [TRANSFER_TOPIC], fromBlock: toHex(from), toBlock: toHex(to) }],
+        params: [{ address: watchedAddresses, topics: [Object.values(WATCHED_EVENTS)], fromBlock: toHex(from), toBlock: toHex(to) }],
       })
       logs = raw.map((l) => ({ ...l, blockNumber: BigInt(l.blockNumber!), logIndex: Number(l.logIndex) }))
     } catch (cause) {
@@ -124,11 +139,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       }
       throw rpcFailed('reading logs', cause)
     }
-    const { burns, nftTransfers } = decodeIndexedLogs(logs as never, {
-      token: chain.contracts.token,
-      nft: chain.contracts.nft,
-      fundWallet: chain.fundWallet,
-    })
+    const { burns, nftTransfers, changed, referralRewards } = decodeIndexedLogs(logs as never, addresses)
     const blockNumbers = [...new Set([...burns, ...nftTransfers].map((e) => e.blockNumber)), to]
     const blocks = new Map(
       await Promise.all(blockNumbers.map(async (n) => [n, await chain.client.getBlock({ blockNumber: n })] as const)),
@@ -155,6 +166,20 @@ export function createIndexer(options: IndexerOptions): Indexer {
       await tx.query('DELETE FROM indexed_blocks WHERE number < $1', [(to - BigInt(KEEP_BLOCKS)).toString()])
       await saveCursor(tx, to, blocks.get(to)!.hash!)
     })
+    // Cached answers that depend on what changed are renewed on every instance, before the
+    // stream hears of it: a client that reads on a burn event sees the burn.
+    await options.fresh.changed([...changed], to)
+    // Every burn reaches the stream: a transaction sending service tokens to the dead address
+    // (a plain transfer, a gasless relay, a referral burn), once, whoever sees it first.
+    for (const [txHash, legs] of groupByTx(burns)) {
+      const dead = legs.filter((l) => l.leg === 'dead')
+      if (dead.length === 0) continue
+      const reward = referralRewards.get(txHash)
+      const source = reward !== undefined ? 'referral' : (await isServiceTx(db, txHash)) ? 'gasless' : 'transfer'
+      const amountWei = legs.reduce((sum, l) => sum + l.value, reward ?? 0n)
+      const data = burnEventOfTransfer({ txHash, burner: dead[0]!.sender, amountWei, source, at: time(dead[0]!.blockNumber) })
+      await publishEvent(options, 'burn', data, burnTransferKey(txHash)).catch((error) => log.warn({ err: error }, 'could not publish an indexed burn'))
+    }
     // Mints the service did not make (another deployment, a script) reach the stream too, in
     // the shape of the pipeline's burn events; the pipeline announces its own.
     for (const mint of mints) {
@@ -186,6 +211,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       await indexRange(from, to)
       from = to + 1n
     }
+    if (from > target) options.fresh.reached(target)
     return target
   }
 
@@ -210,6 +236,10 @@ export function createIndexer(options: IndexerOptions): Indexer {
         }
       })()
     },
+    poke() {
+      clearTimeout(timer)
+      wake?.()
+    },
     async stop() {
       running = false
       clearTimeout(timer)
@@ -219,3 +249,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
   }
 }
 
+function groupByTx(legs: BurnLeg[]): Map<string, BurnLeg[]> {
+  const byTx = new Map<string, BurnLeg[]>()
+  for (const leg of legs) byTx.set(leg.txHash, [...(byTx.get(leg.txHash) ?? []), leg])
+  return byTx
+}

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { ErrorCode } from '../errors/codes.ts'
 import type { Context } from '../context.ts'
+import type { Topic } from '../cache/freshness.ts'
 
 export type HttpMethod = 'GET' | 'POST'
 
@@ -57,6 +58,19 @@ export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
    * is built from: a stale quote would revert on chain.
    */
   staleSeconds?: number
+  /**
+   * The data a cached answer depends on: a change of any of these topics (an indexed event, a
+   * write of this service) makes the next read compute a new answer. cacheSeconds then only
+   * bounds how long a change nobody announces (an ETH transfer, a profile edit) can go unseen.
+   */
+  dependsOn?: readonly Topic[]
+  /** A write: once it succeeds, these topics changed, before its response is sent. */
+  invalidates?: readonly Topic[]
+  /**
+   * The canonical form of the input, when two inputs that parse differently ask the same
+   * question (0.5 ETH as "0.5" or in wei): one question, one cache key. Default: the input.
+   */
+  canonicalInput?(input: z.output<I>): unknown
   /** Cache-Control override (e.g. no-cache for per-wallet plans). */
   cacheControl?: string
   /** The handler answers with `stream(...)` (Server-Sent Events), not one JSON body. */

@@ -6,6 +6,7 @@ import type { Facilitator } from '../adapters/facilitator/port.ts'
 import type { ImageGenerator } from '../adapters/image/port.ts'
 import type { IpfsPinner } from '../adapters/ipfs/port.ts'
 import type { EventBus } from '../adapters/bus/port.ts'
+import type { Freshness } from '../cache/freshness.ts'
 
 /** Test-only crash points: the process kills itself there when FAULT_CRASH_AT names one. */
 export type FaultPoint = 'before_settlement' | 'after_settlement' | 'after_mint_broadcast'
@@ -18,6 +19,7 @@ export type PipelineDeps = {
   ipfs: IpfsPinner
   minter: TxSender
   bus: EventBus
+  fresh: Freshness
   log: Logger
   baseUrl(): string
   retry: { baseMs: number; maxMs: number }

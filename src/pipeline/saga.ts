@@ -8,7 +8,7 @@ import { pinMetadata } from './steps/pin-metadata.ts'
 import { mintPortrait } from './steps/mint-portrait.ts'
 import { insertEvent } from '../store/events.ts'
 import { burnEventKey, burnEventOfPortrait } from '../events/burn-event.ts'
-import { countPortraits } from '../store/portraits.ts'
+import { getPortraitTotals } from '../store/portraits.ts'
 
 /** The payment was refused: the claim is released and nothing was consumed. */
 export class PaymentRefusedError extends AppError {
@@ -57,7 +57,7 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
           break
         }
         case 'pinned': {
-          const { tokenId, mintTxHash } = await mintPortrait(deps, submission)
+          const { tokenId, mintTxHash, blockNumber } = await mintPortrait(deps, submission)
           const current = submission
           // The burn and stats events are stored in the transaction that records the mint (an
           // outbox): a crash after it cannot lose them; they are fanned out once committed.
@@ -68,6 +68,7 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
               burnTxHash: current.burnTxHash,
               devTxHash: current.devTxHash,
               burnAmountWei: current.burnAmountWei,
+              deadAmountWei: current.deadAmountWei,
               imageCid: current.imageCid!,
               metadataCid: current.metadataCid!,
               mintTxHash,
@@ -77,11 +78,14 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
             const burn = burnEventOfPortrait({ ...current, imageCid: current.imageCid!, tokenId, mintedAt: new Date() }, deps.ipfs.gatewayUrl)
             const events = [
               await insertEvent(tx, 'burn', burn, burnEventKey(tokenId)),
-              await insertEvent(tx, 'stats', { totalBurns: await countPortraits(tx) }),
+              await insertEvent(tx, 'stats', { totalBurns: (await getPortraitTotals(tx)).portraits }),
             ]
             return { minted, events }
           })
           submission = recorded.minted
+          // Reads renew what the mint changed (gallery, boards, stats, balances) on every
+          // instance, before the stream or the waiting request hears of it.
+          await deps.fresh.changed(['portraits', 'token'], blockNumber)
           for (const event of recorded.events) {
             if (event) await deps.bus.publish(event).catch((error) => deps.log.warn({ err: error }, 'could not fan out an event'))
           }

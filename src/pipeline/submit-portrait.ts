@@ -122,6 +122,7 @@ export async function submitPortrait(ctx: Context, request: PortraitRequest): Pr
     devTxHash: request.devTxHash,
     burner: request.burner,
     burnAmountWei: check.burned + check.funded + check.referralReward,
+    deadAmountWei: check.burned,
     referrer: check.referrer,
     payment:
       request.payment && auth && requirements

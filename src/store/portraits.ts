@@ -6,6 +6,8 @@ export type PortraitRecord = {
   burnTxHash: string
   devTxHash: string
   burnAmountWei: bigint
+  /** The part of the burn sent to the dead address (the rest: fund wallet, referral agent). */
+  deadAmountWei: bigint
   imageCid: string
   metadataCid: string
   mintTxHash: string
@@ -18,13 +20,45 @@ export async function countPortraits(db: Queryable): Promise<number> {
   return Number(rows[0]?.n ?? 0)
 }
 
-/** Idempotent: the indexer and the pipeline may both record the same mint. */
+/**
+ * Idempotent: the indexer and the pipeline may both record the same mint. A new portrait
+ * updates the read models in the same transaction (pass a transaction): its burner's
+ * chadboard row and the totals of the stats.
+ */
 export async function insertPortrait(db: Queryable, p: Omit<PortraitRecord, 'mintedAt'>): Promise<void> {
-  await db.query(
-    `INSERT INTO portraits (token_id, burner, burn_tx_hash, dev_tx_hash, burn_amount_wei, image_cid, metadata_cid, mint_tx_hash, source)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
-    [p.tokenId.toString(), p.burner, p.burnTxHash, p.devTxHash, p.burnAmountWei.toString(), p.imageCid, p.metadataCid, p.mintTxHash, p.source],
+  const { rowCount } = await db.query(
+    `INSERT INTO portraits (token_id, burner, burn_tx_hash, dev_tx_hash, burn_amount_wei, dead_amount_wei, image_cid, metadata_cid, mint_tx_hash, source)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
+    [p.tokenId.toString(), p.burner, p.burnTxHash, p.devTxHash, p.burnAmountWei.toString(), p.deadAmountWei.toString(), p.imageCid, p.metadataCid, p.mintTxHash, p.source],
   )
+  if (rowCount === 0) return
+  // The totals row also orders concurrent recordings: a second one waits here until the first
+  // commits, so the burner's row below is computed from a snapshot that includes it.
+  await db.query(
+    `INSERT INTO portrait_totals (id, portraits, beyond_dead_wei) VALUES (true, 1, $1)
+     ON CONFLICT (id) DO UPDATE SET portraits = portrait_totals.portraits + 1, beyond_dead_wei = portrait_totals.beyond_dead_wei + EXCLUDED.beyond_dead_wei`,
+    [(p.burnAmountWei - p.deadAmountWei).toString()],
+  )
+  // The burner's row, rewritten from its own portraits (an indexed read of at most 12 rows and
+  // one aggregate), so it is exact however often it is rewritten.
+  await db.query(
+    `INSERT INTO burner_boards (burner, portraits, burned_wei, latest_at, images)
+     SELECT $1, count(*), sum(burn_amount_wei), max(minted_at),
+       coalesce((SELECT jsonb_agg(jsonb_build_object('imageCid', r.image_cid, 'timestamp', to_char(r.minted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'burnTxHash', r.burn_tx_hash) ORDER BY r.minted_at DESC, r.token_id DESC)
+                 FROM (SELECT image_cid, minted_at, burn_tx_hash, token_id FROM portraits WHERE burner = $1 ORDER BY minted_at DESC, token_id DESC LIMIT $2) r), '[]'::jsonb)
+     FROM portraits WHERE burner = $1
+     ON CONFLICT (burner) DO UPDATE SET portraits = EXCLUDED.portraits, burned_wei = EXCLUDED.burned_wei, latest_at = EXCLUDED.latest_at, images = EXCLUDED.images`,
+    [p.burner, BOARD_IMAGES],
+  )
+}
+
+/** Images kept per burner on the chadboard. */
+export const BOARD_IMAGES = 12
+
+/** Portraits minted, and the tokens their burns sent beyond the dead address (fund, referral). */
+export async function getPortraitTotals(db: Queryable): Promise<{ portraits: number; beyondDeadWei: bigint }> {
+  const { rows } = await db.query<{ portraits: string; beyond_dead_wei: string }>('SELECT portraits, beyond_dead_wei FROM portrait_totals')
+  return { portraits: Number(rows[0]?.portraits ?? 0), beyondDeadWei: BigInt(rows[0]?.beyond_dead_wei ?? 0) }
 }
 
 export async function getPortrait(db: Queryable, tokenId: bigint): Promise<PortraitRecord | undefined> {
@@ -37,6 +71,7 @@ export async function getPortrait(db: Queryable, tokenId: bigint): Promise<Portr
     burnTxHash: row.burn_tx_hash,
     devTxHash: row.dev_tx_hash,
     burnAmountWei: BigInt(row.burn_amount_wei),
+    deadAmountWei: BigInt(row.dead_amount_wei ?? BigInt(row.burn_amount_wei) / 2n),
     imageCid: row.image_cid,
     metadataCid: row.metadata_cid,
     mintTxHash: row.mint_tx_hash,
@@ -69,37 +104,24 @@ export type BurnerTotals = {
   burner: string
   totalBurns: number
   totalBurnedWei: string
-  images: Array<{ imageCid: string; mintedAt: Date; burnTxHash: string }>
+  /** Newest first; `timestamp` is ISO 8601 UTC, as the API writes it. */
+  images: Array<{ imageCid: string; timestamp: string; burnTxHash: string }>
 }
 
 /**
- * Per-burner totals for the leaderboard, most burns first, with each burner's latest images.
- * One query: totals and the recent images come from the same scan.
+ * The leaderboard: the top burners by portraits (then tokens burned, then the latest), each
+ * with its latest images. One indexed read of the rows the recording transactions keep.
  */
-export async function listBurnerTotals(db: Queryable, limit: number, imagesPerBurner: number): Promise<BurnerTotals[]> {
+export async function listBurnerTotals(db: Queryable, limit: number): Promise<BurnerTotals[]> {
   const { rows } = await db.query<Record<string, any>>(
-    `WITH totals AS (
-       SELECT burner, count(*) AS burns, sum(burn_amount_wei) AS burned, max(minted_at) AS latest
-       FROM portraits GROUP BY burner
-       ORDER BY burns DESC, burned DESC, latest DESC LIMIT $1
-     ), ranked AS (
-       SELECT p.burner, p.image_cid, p.minted_at, p.burn_tx_hash,
-              row_number() OVER (PARTITION BY p.burner ORDER BY p.minted_at DESC, p.token_id DESC) AS n
-       FROM portraits p JOIN totals t ON t.burner = p.burner
-     )
-     SELECT t.burner, t.burns, t.burned, t.latest,
-            coalesce(json_agg(json_build_object('imageCid', r.image_cid, 'mintedAt', r.minted_at, 'burnTxHash', r.burn_tx_hash)
-              ORDER BY r.minted_at DESC) FILTER (WHERE r.n <= $2), '[]') AS images
-     FROM totals t LEFT JOIN ranked r ON r.burner = t.burner
-     GROUP BY t.burner, t.burns, t.burned, t.latest
-     ORDER BY t.burns DESC, t.burned DESC, t.latest DESC`,
-    [limit, imagesPerBurner],
+    'SELECT burner, portraits, burned_wei, images FROM burner_boards ORDER BY portraits DESC, burned_wei DESC, latest_at DESC LIMIT $1',
+    [limit],
   )
   return rows.map((r) => ({
     burner: r.burner,
-    totalBurns: Number(r.burns),
-    totalBurnedWei: String(r.burned),
-    images: (typeof r.images === 'string' ? JSON.parse(r.images) : r.images).map((i: any) => ({ imageCid: i.imageCid, mintedAt: new Date(i.mintedAt), burnTxHash: i.burnTxHash })),
+    totalBurns: Number(r.portraits),
+    totalBurnedWei: String(r.burned_wei),
+    images: typeof r.images === 'string' ? JSON.parse(r.images) : r.images,
   }))
 }
 
@@ -109,4 +131,27 @@ export async function listPortraitsOf(db: Queryable, burner: string): Promise<Ga
     [burner],
   )
   return rows.map(toGalleryRow)
+}
+
+/**
+ * Rebuilds the read models (chadboard rows, stats totals) from the portraits table: after a
+ * bulk load of portraits that did not go through insertPortrait (benchmarks, a restore).
+ */
+export async function rebuildReadModels(db: Queryable): Promise<void> {
+  await db.query('DELETE FROM burner_boards')
+  await db.query('DELETE FROM portrait_totals')
+  await db.query(
+    `INSERT INTO portrait_totals (id, portraits, beyond_dead_wei)
+       SELECT true, count(*), coalesce(sum(burn_amount_wei - coalesce(dead_amount_wei, div(burn_amount_wei, 2))), 0) FROM portraits`,
+  )
+  await db.query(
+    `INSERT INTO burner_boards (burner, portraits, burned_wei, latest_at, images)
+     SELECT burner, count(*), sum(burn_amount_wei), max(minted_at), '[]'::jsonb FROM portraits GROUP BY burner`,
+  )
+  await db.query(
+    `UPDATE burner_boards b SET images = coalesce((
+       SELECT jsonb_agg(jsonb_build_object('imageCid', p.image_cid, 'timestamp', to_char(p.minted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'burnTxHash', p.burn_tx_hash) ORDER BY p.minted_at DESC, p.token_id DESC)
+       FROM (SELECT * FROM portraits WHERE burner = b.burner ORDER BY minted_at DESC, token_id DESC LIMIT $1) p), '[]'::jsonb)`,
+    [BOARD_IMAGES],
+  )
 }

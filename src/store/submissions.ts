@@ -10,6 +10,8 @@ export type Submission = {
   devTxHash: `0x${string}`
   burner: `0x${string}`
   burnAmountWei: bigint
+  /** The part of the burn sent to the dead address. */
+  deadAmountWei: bigint
   referrer: `0x${string}` | null
   status: SubmissionStatus
   paymentFrom: `0x${string}` | null
@@ -44,6 +46,7 @@ function toSubmission(row: Row): Submission {
     devTxHash: row.dev_tx_hash,
     burner: row.burner,
     burnAmountWei: BigInt(row.burn_amount_wei),
+    deadAmountWei: row.dead_amount_wei == null ? BigInt(row.burn_amount_wei) / 2n : BigInt(row.dead_amount_wei),
     referrer: row.referrer,
     status: row.status,
     paymentFrom: row.payment_from,
@@ -72,6 +75,8 @@ export type NewSubmission = {
   devTxHash: `0x${string}`
   burner: `0x${string}`
   burnAmountWei: bigint
+  /** The part sent to the dead address; default half of the burn. */
+  deadAmountWei?: bigint
   referrer?: `0x${string}`
   payment?: { from: `0x${string}`; nonce: `0x${string}`; validBefore: bigint; payload: unknown; requirements: unknown }
   claimedBlock: bigint
@@ -99,8 +104,8 @@ export async function claimSubmission(db: Db, input: NewSubmission): Promise<Cla
       const { rows } = await tx.query(
         `INSERT INTO submissions (id, source, burn_tx_hash, dev_tx_hash, burner, burn_amount_wei, referrer, status,
            payment_from, payment_nonce, payment_valid_before, payment_payload, payment_requirements, claimed_block,
-           lease_owner, lease_until)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, now() + ($16 || ' milliseconds')::interval)
+           lease_owner, lease_until, dead_amount_wei)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, now() + ($16 || ' milliseconds')::interval, $17)
          RETURNING *`,
         [
           id, input.source, input.burnTxHash, input.devTxHash, input.burner, input.burnAmountWei.toString(),
@@ -108,7 +113,7 @@ export async function claimSubmission(db: Db, input: NewSubmission): Promise<Cla
           input.payment?.validBefore.toString() ?? null,
           input.payment ? JSON.stringify(input.payment.payload) : null,
           input.payment ? JSON.stringify(input.payment.requirements) : null,
-          input.claimedBlock.toString(), input.leaseOwner, String(input.leaseMs),
+          input.claimedBlock.toString(), input.leaseOwner, String(input.leaseMs), (input.deadAmountWei ?? input.burnAmountWei / 2n).toString(),
         ],
       )
       if (input.burnTxHash === input.devTxHash) {

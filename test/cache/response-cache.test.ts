@@ -100,3 +100,44 @@ test('without a stale window an expired answer is never served: the caller waits
   c.finish(answer('fresh'))
   assert.equal((await waiting).bytes.toString(), 'fresh')
 })
+
+test('an answer computed before a change is never served after it, not even within its stale window', async () => {
+  const clock = { now: 0 }
+  const cache = createResponseCache(10, () => clock.now)
+  const c = computations()
+  const first = cache.get('k', 100, c.compute, 200, { stamp: 'v1' })
+  c.finish(answer('old'))
+  await first
+  assert.equal((await cache.get('k', 100, c.compute, 200, { stamp: 'v1' })).bytes.toString(), 'old')
+  clock.now = 150 // within the stale window: still, a changed stamp waits for a fresh answer
+  const waiting = cache.get('k', 100, c.compute, 200, { stamp: 'v2' })
+  assert.equal(c.count, 2)
+  c.finish(answer('new'))
+  assert.equal((await waiting).bytes.toString(), 'new')
+  assert.equal((await cache.get('k', 100, c.compute, 200, { stamp: 'v2' })).bytes.toString(), 'new')
+})
+
+test('a computation started before a change is not joined by readers after it', async () => {
+  const cache = createResponseCache(10, () => 0)
+  const c = computations()
+  const early = cache.get('k', 100, c.compute, 0, { stamp: 'v1' })
+  const late = cache.get('k', 100, c.compute, 0, { stamp: 'v2' })
+  assert.equal(c.count, 2, 'the reader after the change computes its own answer')
+  c.finish(answer('new'))
+  assert.equal((await late).bytes.toString(), 'new')
+  void early
+})
+
+test('minBlock: an answer older than the block the caller needs is computed again, and says its block', async () => {
+  const cache = createResponseCache(10, () => 0)
+  const c = computations()
+  const first = cache.get('k', 100, c.compute, 0, { stamp: 'v', block: 10n })
+  c.finish(answer('at 10'))
+  assert.equal((await first).block, 10n)
+  assert.equal((await cache.get('k', 100, c.compute, 0, { stamp: 'v', block: 12n, minBlock: 10n })).bytes.toString(), 'at 10')
+  const newer = cache.get('k', 100, c.compute, 0, { stamp: 'v', block: 12n, minBlock: 12n })
+  assert.equal(c.count, 2)
+  c.finish(answer('at 12'))
+  assert.equal((await newer).block, 12n)
+  assert.equal((await cache.get('k', 100, c.compute, 0, { stamp: 'v', block: 12n })).bytes.toString(), 'at 12')
+})

@@ -20,7 +20,7 @@ describe('GET /api/stats', () => {
     assert.equal(typeof body.tokensBurned, 'number')
     assert.equal(body.circulatingSupply, body.totalSupply - body.tokensBurned)
     assert.equal(body.totalBurns, 0)
-    assert.match(headers.get('cache-control')!, /max-age=\d+/)
+    assert.equal(headers.get('cache-control'), 'public, no-cache')
   })
 })
 
@@ -175,9 +175,18 @@ describe('caching', () => {
       const { headers } = await getJson(`${fixture.app.url}${path}`)
       assert.doesNotMatch(headers.get('cache-control')!, /stale/, path)
     }
-    for (const path of ['/api/stats', '/api/gallery', '/api/chadboard', '/.well-known/openapi.json']) {
+    for (const path of ['/.well-known/openapi.json', '/api/agent']) {
       const { headers } = await getJson(`${fixture.app.url}${path}`)
       assert.match(headers.get('cache-control')!, /max-age=\d+, stale-while-revalidate=\d+/, path)
+    }
+  })
+
+  test('reads that change with the chain are revalidated by clients on every use (issue 10)', async () => {
+    for (const path of ['/api/stats', '/api/gallery', '/api/chadboard', '/api/price', '/api/x402/quote?ethAmount=0.1']) {
+      const response = await fetch(`${fixture.app.url}${path}`)
+      assert.equal(response.headers.get('cache-control'), 'public, no-cache', path)
+      const etag = response.headers.get('etag')!
+      assert.equal((await fetch(`${fixture.app.url}${path}`, { headers: { 'if-none-match': etag } })).status, 304, `${path}: 304 while nothing changed`)
     }
   })
 })

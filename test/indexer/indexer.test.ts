@@ -10,6 +10,7 @@ import { createChain, createViemChain } from '../../src/chain/clients.ts'
 import { createIndexer } from '../../src/indexer/indexer.ts'
 import { createMemoryBus } from '../../src/adapters/bus/memory.ts'
 import type { EventBus } from '../../src/adapters/bus/port.ts'
+import { createFreshness } from '../../src/cache/freshness.ts'
 import { startRpcProxy } from '../support/rpc-proxy.ts'
 
 const E18 = 10n ** 18n
@@ -36,8 +37,9 @@ function indexer(options: { pageSize?: number; confirmations?: number; rpcUrl?: 
     rpcUrl: options.rpcUrl ?? devnet.url, publicRpcUrl: devnet.url, explorerUrl: 'https://megaexplorer.xyz',
     contracts: devnet.info.contracts, fundWallet: devnet.info.accounts.fundWallet, facilitator: devnet.info.accounts.facilitator,
   })
+  const bus = options.bus ?? createMemoryBus()
   return createIndexer({
-    db, chain, bus: options.bus ?? createMemoryBus(), log: pino({ level: 'silent' }), startBlock: BigInt(devnet.info.deployBlock), confirmations: options.confirmations ?? 0,
+    db, chain, bus, fresh: createFreshness(bus), log: pino({ level: 'silent' }), startBlock: BigInt(devnet.info.deployBlock), confirmations: options.confirmations ?? 0,
     pollMs: 60_000, pageSize: options.pageSize ?? 7,
   })
 }
@@ -169,12 +171,40 @@ test('a mint made elsewhere reaches the stream once, in the shape of the pipelin
   await indexer({ bus }).sync()
   const burns = published.filter((e) => e.type === 'burn')
   assert.deepEqual(burns.map((e) => e.data.tokenId), [foreign.tokenId.toString()], 'the service\'s own mints, sent or recorded, are the pipeline\'s to announce')
-  assert.deepEqual(Object.keys(burns[0]!.data).sort(), ['burner', 'cid', 'ipfsUrl', 'source', 'timestamp', 'tokenId', 'txHash'], 'the keys of the pipeline\'s burn events')
-  assert.deepEqual({ ...burns[0]!.data, timestamp: undefined }, { txHash: foreign.hash, burner: devnet.info.accounts.agents[1]!, tokenId: foreign.tokenId.toString(), cid: null, ipfsUrl: null, source: 'chain', timestamp: undefined })
+  assert.deepEqual(Object.keys(burns[0]!.data).sort(), ['amount', 'burner', 'cid', 'ipfsUrl', 'source', 'timestamp', 'tokenId', 'txHash'], 'the keys of the pipeline\'s burn events')
+  assert.deepEqual({ ...burns[0]!.data, timestamp: undefined }, { txHash: foreign.hash, burner: devnet.info.accounts.agents[1]!, tokenId: foreign.tokenId.toString(), cid: null, ipfsUrl: null, source: 'chain', amount: null, timestamp: undefined })
   assert.equal(published.filter((e) => e.type === 'stats').length, 0, 'stats events come from the pipeline, in its one shape')
 
   // Indexing again (another instance, a restart) announces nothing twice.
   await db.query('DELETE FROM indexer_cursor')
   await indexer({ bus }).sync()
   assert.equal(published.filter((e) => e.type === 'burn').length, 1)
+})
+
+test('every burn the indexer sees reaches the stream once as a burn event, and renews the reads it changes', async () => {
+  await indexer().sync()
+  const published: Array<{ type: string; data: any }> = []
+  const bus = createMemoryBus()
+  bus.subscribe((event) => published.push(event))
+  const fresh = createFreshness(bus)
+  const before = fresh.stamp(['token', 'portraits', 'pool'])
+  const plain = await burnLeg(DEAD, 5_000n)
+  const toFund = await burnLeg(devnet.info.accounts.fundWallet, 5_000n)
+  const chain = createChain({
+    rpcUrl: devnet.url, publicRpcUrl: devnet.url, explorerUrl: 'https://megaexplorer.xyz',
+    contracts: devnet.info.contracts, fundWallet: devnet.info.accounts.fundWallet, facilitator: devnet.info.accounts.facilitator,
+  })
+  const run = () => createIndexer({ db, chain, bus, fresh, log: pino({ level: 'silent' }), startBlock: BigInt(devnet.info.deployBlock), confirmations: 0, pollMs: 60_000, pageSize: 50 }).sync()
+  const reached = await run()
+  const burns = published.filter((e) => e.type === 'burn')
+  assert.deepEqual(burns.map((e) => e.data.txHash), [plain], 'a transfer to the dead address is a burn; one to the fund wallet alone is not')
+  assert.deepEqual({ ...burns[0]!.data, timestamp: undefined }, {
+    txHash: plain, burner: devnet.info.accounts.demoHolder, tokenId: null, cid: null, ipfsUrl: null, source: 'transfer', amount: 5000, timestamp: undefined,
+  })
+  assert.ok(toFund)
+  assert.notEqual(fresh.stamp(['token', 'portraits', 'pool']), before, 'token transfers renew balances and stats')
+  assert.equal(fresh.block(), reached)
+  await db.query('DELETE FROM indexer_cursor')
+  await run()
+  assert.equal(published.filter((e) => e.type === 'burn').length, 1, 'indexing again announces nothing twice')
 })

@@ -1,8 +1,9 @@
-import type { EventBus, ProtocolEvent } from './port.ts'
+import type { EventBus, Invalidation, ProtocolEvent } from './port.ts'
 
 /** One process: events go straight to this process's subscribers (embedded mode). */
 export function createMemoryBus(): EventBus {
   const listeners = new Set<(event: ProtocolEvent) => void>()
+  const invalidationListeners = new Set<(message: Invalidation) => void>()
   return {
     async publish(event) {
       for (const listener of listeners) listener(event)
@@ -11,8 +12,16 @@ export function createMemoryBus(): EventBus {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
+    async publishInvalidation(message) {
+      for (const listener of invalidationListeners) listener(message)
+    },
+    subscribeInvalidations(listener) {
+      invalidationListeners.add(listener)
+      return () => invalidationListeners.delete(listener)
+    },
     async close() {
       listeners.clear()
+      invalidationListeners.clear()
     },
   }
 }

@@ -1,26 +1,30 @@
 import { Redis } from 'ioredis'
-import type { EventBus, ProtocolEvent } from './port.ts'
+import type { EventBus, Invalidation, ProtocolEvent } from './port.ts'
 
 /**
  * Redis pub/sub: an event published by any instance reaches the subscribers of every
  * instance, including this one (through Redis, so all instances see one order).
+ * Invalidations of cached answers travel on a second channel.
  */
 export async function createRedisBus(url: string, prefix = 'b2c'): Promise<EventBus> {
   const CHANNEL = `${prefix}:events`
+  const INVALIDATIONS = `${prefix}:invalidations`
   const publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 })
   const subscriber = new Redis(url, { lazyConnect: true })
   await Promise.all([publisher.connect(), subscriber.connect()])
   const listeners = new Set<(event: ProtocolEvent) => void>()
-  subscriber.on('message', (_channel: string, message: string) => {
-    let event: ProtocolEvent
+  const invalidationListeners = new Set<(message: Invalidation) => void>()
+  subscriber.on('message', (channel: string, message: string) => {
+    let parsed: unknown
     try {
-      event = JSON.parse(message) as ProtocolEvent
+      parsed = JSON.parse(message)
     } catch {
       return
     }
-    for (const listener of listeners) listener(event)
+    if (channel === INVALIDATIONS) for (const listener of invalidationListeners) listener(parsed as Invalidation)
+    else for (const listener of listeners) listener(parsed as ProtocolEvent)
   })
-  await subscriber.subscribe(CHANNEL)
+  await subscriber.subscribe(CHANNEL, INVALIDATIONS)
   return {
     async publish(event) {
       await publisher.publish(CHANNEL, JSON.stringify(event))
@@ -29,8 +33,16 @@ export async function createRedisBus(url: string, prefix = 'b2c'): Promise<Event
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
+    async publishInvalidation(message) {
+      await publisher.publish(INVALIDATIONS, JSON.stringify(message))
+    },
+    subscribeInvalidations(listener) {
+      invalidationListeners.add(listener)
+      return () => invalidationListeners.delete(listener)
+    },
     async close() {
       listeners.clear()
+      invalidationListeners.clear()
       subscriber.disconnect()
       publisher.disconnect()
     },

@@ -78,6 +78,7 @@ export const getAgentInfo = defineOperation({
   }),
   errors: ['UPSTREAM_FAILED'],
   cacheSeconds: 30,
+  dependsOn: ['profiles'],
   staleSeconds: 60,
   async handler(ctx) {
     const { contracts, agentId } = ctx.chain

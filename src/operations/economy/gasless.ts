@@ -87,6 +87,7 @@ const relayResult = z.object({
 
 export const postGaslessBurn = defineOperation({
   id: 'relay_gasless_burn',
+  invalidates: ['token'],
   method: 'POST',
   path: '/api/gasless/burn',
   summary: 'Relay a signed gasless burn; the service pays the gas',

@@ -76,6 +76,7 @@ export const getAgentRegistration = defineOperation({
   }),
   errors: ['INVALID_ADDRESS', 'UPSTREAM_FAILED'],
   cacheSeconds: 2,
+  dependsOn: ['referral'],
   async handler(ctx, { address }) {
     const agent = await readAgent(ctx, address)
     return {
@@ -96,6 +97,7 @@ export const getAgentRegistration = defineOperation({
 
 export const registerReferralAgent = defineOperation({
   id: 'register_referral_agent',
+  invalidates: ['referral'],
   method: 'POST',
   path: '/api/agent/register',
   summary: 'Become a referral agent: the registerAgent() transaction to send, and your code',
@@ -179,6 +181,7 @@ export const getReferrals = defineOperation({
   }),
   errors: ['INVALID_ADDRESS', 'NOT_FOUND', 'UPSTREAM_FAILED'],
   cacheSeconds: 2,
+  dependsOn: ['referral'],
   async handler(ctx, { address, referralCode }) {
     let agentAddress = address
     if (!agentAddress) {

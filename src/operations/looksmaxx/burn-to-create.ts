@@ -7,6 +7,7 @@ import { toLooksmaxxResult } from './to-result.ts'
 
 export const burnToCreate = defineOperation({
   id: 'burn_to_create',
+  invalidates: ['portraits', 'token'],
   method: 'POST',
   path: '/api/generate',
   summary: 'Redeem a 225,000-token burn for a minted AI portrait NFT, without the x402 fee',

@@ -31,6 +31,7 @@ export const portraitFields = {
 
 export const submitLooksmaxx = defineOperation({
   id: 'submit_looksmaxx',
+  invalidates: ['portraits', 'token'],
   method: 'POST',
   path: '/api/x402/looksmaxx',
   summary: 'Redeem a 225,000-token burn and a 1 USDm x402 payment for a minted AI portrait NFT',

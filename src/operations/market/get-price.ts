@@ -42,6 +42,7 @@ export const getPrice = defineOperation({
   }),
   errors: ['DEX_QUOTE_FAILED', 'UPSTREAM_FAILED'],
   cacheSeconds: 5,
+  dependsOn: ['pool'],
   async handler(ctx) {
     const { contracts } = ctx.chain
     const [buy, sell] = await readPoolQuotes(ctx.chain, [

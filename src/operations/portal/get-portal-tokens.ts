@@ -19,6 +19,7 @@ export const getPortalTokens = defineOperation({
   }),
   errors: ['INVALID_ADDRESS', 'UPSTREAM_FAILED'],
   cacheSeconds: 5,
+  dependsOn: ['token'],
   async handler(ctx, { address }) {
     const c = ctx.chain.contracts
     const tokens = [

@@ -1,13 +1,12 @@
 import { z } from 'zod'
-import { formatUnits, getAddress } from 'viem'
+import { formatUnits } from 'viem'
 import { defineOperation } from '../define.ts'
 import { addressOut, isoTimestamp } from '../schemas.ts'
-import { listBurnerTotals } from '../../store/portraits.ts'
-import { readProfiles } from '../../chain/reads/read-profiles.ts'
+import { BOARD_IMAGES, listBurnerTotals } from '../../store/portraits.ts'
 
 /** The board shows the top burners, each with their latest portraits. */
 export const CHADBOARD_SIZE = 100
-export const IMAGES_PER_ENTRY = 12
+export const IMAGES_PER_ENTRY = BOARD_IMAGES
 
 export const getChadboard = defineOperation({
   id: 'get_chadboard',
@@ -36,23 +35,25 @@ export const getChadboard = defineOperation({
   errors: ['UPSTREAM_FAILED'],
   cacheSeconds: 10,
   staleSeconds: 20,
+  dependsOn: ['portraits', 'profiles'],
   async handler(ctx) {
-    const totals = await listBurnerTotals(ctx.db, CHADBOARD_SIZE, IMAGES_PER_ENTRY)
-    const profiles = await readProfiles(ctx.chain, totals.map((t) => getAddress(t.burner)))
+    const totals = await listBurnerTotals(ctx.db, CHADBOARD_SIZE)
+    // Burners are stored checksummed (they come from a parsed address), so no hashing here.
+    const profiles = await ctx.profiles.get(totals.map((t) => t.burner as `0x${string}`))
     const gateway = (cid: string) => ctx.pipeline.deps.ipfs.gatewayUrl(cid)
     return {
       entries: totals.map((t) => {
         const p = profiles.get(t.burner.toLowerCase())
         const latest = t.images[0]!
         return {
-          address: getAddress(t.burner),
+          address: t.burner,
           chainName: p?.name ?? null,
           chainProfile: p?.profile ?? null,
           totalBurns: t.totalBurns,
           totalBurned: Number(formatUnits(BigInt(t.totalBurnedWei), 18)),
           latestImage: gateway(latest.imageCid),
-          latestTimestamp: latest.mintedAt.toISOString(),
-          images: t.images.map((i) => ({ ipfsUrl: gateway(i.imageCid), timestamp: i.mintedAt.toISOString(), txHash: i.burnTxHash })),
+          latestTimestamp: latest.timestamp,
+          images: t.images.map((i) => ({ ipfsUrl: gateway(i.imageCid), timestamp: i.timestamp, txHash: i.burnTxHash })),
           reputation: p?.reputation ?? { score: null, count: 0 },
         }
       }),

@@ -34,6 +34,7 @@ export const getGallery = defineOperation({
   errors: [],
   cacheSeconds: 5,
   staleSeconds: 10,
+  dependsOn: ['portraits'],
   async handler(ctx, { limit, offset }) {
     const rows = await listPortraits(ctx.db, limit, offset)
     return {

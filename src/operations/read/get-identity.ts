@@ -52,6 +52,7 @@ export const getIdentity = defineOperation({
   errors: ['NOT_FOUND', 'UPSTREAM_FAILED'],
   cacheSeconds: 10,
   staleSeconds: 20,
+  dependsOn: ['token', 'portraits', 'profiles'],
   async handler(ctx, { addressOrName }) {
     let address: `0x${string}`
     if (isAddress(addressOrName, { strict: false })) {

@@ -81,6 +81,9 @@ export const getSwapQuote = defineOperation({
   output: z.union([liveQuote, swapInfo]),
   errors: ['INVALID_AMOUNT', 'INVALID_ADDRESS', 'DEX_QUOTE_FAILED', 'UPSTREAM_FAILED'],
   cacheSeconds: 5,
+  dependsOn: ['pool'],
+  // "0.5" and "500000000000000000" are one question.
+  canonicalInput: (input) => ({ weiIn: input.ethAmount === undefined ? null : parseEthAmount(input.ethAmount).toString(), recipient: input.recipient ?? null }),
   async handler(ctx, input) {
     const { contracts, info } = ctx.chain
     if (input.ethAmount === undefined) {

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { formatUnits } from 'viem'
 import { defineOperation } from '../define.ts'
 import { readTokenSupply } from '../../chain/reads/read-token-supply.ts'
-import { countPortraits } from '../../store/portraits.ts'
+import { getPortraitTotals } from '../../store/portraits.ts'
 import { TOKEN_DECIMALS } from '../../chain/constants.ts'
 
 const tokens = (wei: bigint) => Math.floor(Number(formatUnits(wei, TOKEN_DECIMALS)))
@@ -13,7 +13,7 @@ export const getStats = defineOperation({
   path: '/api/stats',
   summary: 'Token supply, tokens burned, and the number of portraits minted',
   description:
-    'tokensBurned is the balance of the dead address (every transfer there counts); totalBurns counts looksmaxx burns redeemed for a portrait. Token amounts are whole tokens.',
+    'tokensBurned counts every burn whole, as the gallery and chadboard do: every token sent to the dead address (its balance, burns before the service included) plus, for each burn redeemed for a portrait, the part sent to the fund wallet and a referral agent (225,000 per looksmaxx in all). circulatingSupply is totalSupply minus tokensBurned. totalBurns counts burns redeemed for a portrait. Token amounts are whole tokens.',
   tags: ['token'],
   input: z.object({}),
   output: z.object({
@@ -25,13 +25,14 @@ export const getStats = defineOperation({
   errors: ['UPSTREAM_FAILED'],
   cacheSeconds: 5,
   staleSeconds: 10,
+  dependsOn: ['token', 'portraits'],
   async handler(ctx) {
-    const [supply, totalBurns] = await Promise.all([readTokenSupply(ctx.chain), countPortraits(ctx.db)])
+    const [supply, totals] = await Promise.all([readTokenSupply(ctx.chain), getPortraitTotals(ctx.db)])
     return {
       totalSupply: tokens(supply.totalSupply),
-      circulatingSupply: tokens(supply.totalSupply - supply.burned),
-      tokensBurned: tokens(supply.burned),
-      totalBurns,
+      circulatingSupply: tokens(supply.totalSupply) - tokens(supply.burned + totals.beyondDeadWei),
+      tokensBurned: tokens(supply.burned + totals.beyondDeadWei),
+      totalBurns: totals.portraits,
     }
   },
 })

@@ -15,7 +15,7 @@ const mintKey = (id: string, attempt: number) => (attempt === 1 ? `mint:${id}` :
  * Mints the portrait NFT to the burner. The signed transaction is stored before broadcast
  * under the submission's key, so a retry looks it up instead of minting twice.
  */
-export async function mintPortrait(deps: PipelineDeps, submission: Submission): Promise<{ tokenId: bigint; mintTxHash: `0x${string}` }> {
+export async function mintPortrait(deps: PipelineDeps, submission: Submission): Promise<{ tokenId: bigint; mintTxHash: `0x${string}`; blockNumber: bigint }> {
   const nft = deps.chain.contracts.nft
   const data = encodeFunctionData({ abi: nftAbi, functionName: 'mint', args: [submission.burner, `ipfs://${submission.metadataCid}`] })
   // A reverted mint is final for its transaction; the next attempt is a new transaction. So is
@@ -46,7 +46,7 @@ export async function mintPortrait(deps: PipelineDeps, submission: Submission): 
   for (const log of mined.receipt.logs) {
     if (!isAddressEqual(log.address, nft) || log.topics.length !== 4) continue
     const { args } = decodeEventLog({ abi: nftAbi, eventName: 'Transfer', data: log.data, topics: log.topics as [`0x${string}`, ...`0x${string}`[]] })
-    if (isAddressEqual(args.to, submission.burner)) return { tokenId: args.tokenId, mintTxHash: mined.txHash }
+    if (isAddressEqual(args.to, submission.burner)) return { tokenId: args.tokenId, mintTxHash: mined.txHash, blockNumber: mined.receipt.blockNumber }
   }
   throw new AppError('INTERNAL_ERROR', 'internal error', { cause: new Error(`mint ${mined.txHash} has no Transfer to the burner`) })
 }

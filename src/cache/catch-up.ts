@@ -1,0 +1,26 @@
+import type { Queryable } from '../store/db.ts'
+import type { Freshness } from './freshness.ts'
+
+/** How long a read that asks for a block this instance has not applied waits for it. */
+export const MIN_BLOCK_WAIT_MS = 5_000
+const POLL_MS = 100
+
+/**
+ * Raises this instance's known block to what the shared database holds: the indexer's cursor
+ * (whichever instance indexes) and the blocks of this service's own mined transactions. Until
+ * `minBlock` is reached it wakes the indexer and looks again, up to MIN_BLOCK_WAIT_MS; then the
+ * caller answers with what it has, and says which block that is.
+ */
+export async function catchUp(db: Queryable, fresh: Freshness, minBlock = 0n, waitMs = MIN_BLOCK_WAIT_MS, poke?: () => void): Promise<bigint> {
+  const deadline = Date.now() + waitMs
+  for (;;) {
+    const { rows } = await db.query<{ block: string | null }>(
+      `SELECT greatest((SELECT max(block_number) FROM indexer_cursor), (SELECT max(block_number) FROM chain_txs WHERE status = 'mined')) AS block`,
+    )
+    if (rows[0]?.block != null) fresh.reached(BigInt(rows[0].block))
+    if (fresh.block() >= minBlock || Date.now() >= deadline) return fresh.block()
+    // The indexer of this instance (if it holds the lease) looks at once.
+    poke?.()
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+  }
+}

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto'
+import type { EventBus, Invalidation } from '../adapters/bus/port.ts'
+
+/**
+ * What a cached answer depends on. An event that changes one of these bumps its version, and
+ * every cached answer that depends on it is recomputed by its next reader:
+ * - `pool`: the DEX pool (a swap): price, quotes
+ * - `token`: service-token balances (transfers, burns): stats, wallet, identity, portal, plan
+ * - `portraits`: portrait NFTs (mints, transfers): gallery, chadboard, stats, metadata, identity, wallet
+ * - `profiles`: names and ERC-8004 feedback: chadboard, identity, agent info
+ * - `referral`: the referral contract and stored codes: referral reads
+ */
+export const TOPICS = ['pool', 'token', 'portraits', 'profiles', 'referral'] as const
+export type Topic = (typeof TOPICS)[number]
+
+/**
+ * Versions of the topics in this process, and the newest block whose changes this process has
+ * applied. A change is applied here at once (read-your-writes in this process) and published on
+ * the bus, so every other instance applies it too; an instance that must be sure (a client
+ * sending minBlock) catches up from the shared database instead of waiting for the bus.
+ */
+export type Freshness = {
+  /** The versions of these topics, as part of a cache key: equal stamps, same data. */
+  stamp(topics: readonly Topic[]): string
+  /** Newest block whose changes this process has applied (its answers are exact as of it). */
+  block(): bigint
+  /** Records a change: bumps the topics here, then publishes it to the other instances. */
+  changed(topics: readonly Topic[], block?: bigint): Promise<void>
+  /** Raises the known block (the indexer reached it, a write of ours was mined in it). */
+  reached(block: bigint): void
+  close(): void
+}
+
+export function createFreshness(bus: EventBus, log?: { warn(obj: object, msg: string): void }): Freshness {
+  const origin = randomUUID()
+  const versions = new Map<Topic, number>(TOPICS.map((t) => [t, 0]))
+  let known = 0n
+  const apply = (topics: readonly Topic[], block?: bigint) => {
+    for (const topic of topics) if (versions.has(topic)) versions.set(topic, versions.get(topic)! + 1)
+    if (block !== undefined && block > known) known = block
+  }
+  const unsubscribe = bus.subscribeInvalidations((message: Invalidation) => {
+    // Our own messages were applied when they were made.
+    if (message.origin === origin) return
+    apply(message.topics as Topic[], message.block === undefined ? undefined : BigInt(message.block))
+  })
+  return {
+    stamp: (topics) => topics.map((t) => versions.get(t)).join('.'),
+    block: () => known,
+    async changed(topics, block) {
+      apply(topics, block)
+      await bus
+        .publishInvalidation({ origin, topics: [...topics], block: block?.toString() })
+        .catch((error) => log?.warn({ err: error }, 'could not publish an invalidation; other instances rely on their time to live'))
+    },
+    reached(block) {
+      if (block > known) known = block
+    },
+    close: unsubscribe,
+  }
+}

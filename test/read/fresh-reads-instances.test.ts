@@ -1,0 +1,80 @@
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { startTestDevnet } from '../support/devnet.ts'
+import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
+import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
+import { createTestDatabase } from '../support/postgres.ts'
+import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/env.ts'
+
+const skip = !TEST_DATABASE_URL || !TEST_REDIS_URL ? 'TEST_DATABASE_URL and TEST_REDIS_URL are needed' : false
+
+/**
+ * Issue 10: an invalidation made in one service process reaches another sharing the same
+ * PostgreSQL and Redis, and a client that carries a write's block gets an answer at least that
+ * new from any instance. Two instances of the app, each with its own cache and bus connection.
+ */
+let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+let pg: Awaited<ReturnType<typeof createTestDatabase>>
+let a: TestApp
+let b: TestApp
+let agent: Agent
+let image: string
+
+before(async () => {
+  if (skip) return
+  devnet = await startTestDevnet()
+  pg = await createTestDatabase()
+  // A channel of its own, so suites sharing the Redis server do not hear each other.
+  const env = { DATABASE_URL: pg.url, REDIS_URL: TEST_REDIS_URL!, REDIS_PREFIX: `test-${randomBytes(4).toString('hex')}` }
+  a = await startTestApp({ rpcUrl: devnet.url, env })
+  b = await startTestApp({ rpcUrl: devnet.url, env })
+  agent = await createAgent(a.url, devnet.url, 7)
+  await agent.buyTokens('5')
+  image = await portraitBase64()
+})
+after(async () => {
+  await a?.stop()
+  await b?.stop()
+  await pg?.drop()
+  await devnet?.close()
+})
+
+async function looksmaxxOn(app: TestApp) {
+  const { burnTxHash, devTxHash } = await agent.burn()
+  const response = await postJson(`${app.url}/api/generate`, { burnTxHash, devTxHash, burnerAddress: agent.address, image })
+  assert.equal(response.status, 200, JSON.stringify(response.body))
+  return { tokenId: response.body.tokenId as string, block: response.headers.get('x-block-number')! }
+}
+
+test('a write on one instance renews the cached reads of the other, through Redis', { skip }, async () => {
+  const before = { gallery: (await getJson(`${b.url}/api/gallery`)).body, stats: (await getJson(`${b.url}/api/stats`)).body }
+  assert.deepEqual((await getJson(`${b.url}/api/gallery`)).body, before.gallery, 'b serves its cached gallery')
+  const heard = new Promise<void>((resolve) => {
+    const stop = b.ctx.bus.subscribeInvalidations((message) => {
+      if (message.topics.includes('portraits')) {
+        stop()
+        resolve()
+      }
+    })
+  })
+  const { tokenId } = await looksmaxxOn(a)
+  await heard
+  const gallery = (await getJson(`${b.url}/api/gallery`)).body
+  assert.equal(gallery.burns[0].tokenId, tokenId, 'the first read on b lists the portrait minted through a')
+  const stats = (await getJson(`${b.url}/api/stats`)).body
+  assert.equal(stats.totalBurns, before.stats.totalBurns + 1)
+})
+
+test('a client that sends the write\'s block as X-Min-Block gets an answer at least that new from any instance', { skip }, async () => {
+  await getJson(`${b.url}/api/chadboard`)
+  const { tokenId, block } = await looksmaxxOn(a)
+  assert.match(block, /^\d+$/)
+  const board = await getJson(`${b.url}/api/chadboard`, { headers: { 'x-min-block': block } })
+  assert.ok(BigInt(board.headers.get('x-block-number')!) >= BigInt(block), 'b says its answer is as new as the write')
+  const entry = board.body.entries.find((e: any) => e.address === agent.address)
+  assert.equal(entry.totalBurns, 2)
+  const gallery = await getJson(`${b.url}/api/gallery?minBlock=${block}`)
+  assert.equal(gallery.body.burns[0].tokenId, tokenId)
+  assert.equal(entry.latestTimestamp, gallery.body.burns[0].timestamp, 'one time for one portrait, on PostgreSQL too')
+})
