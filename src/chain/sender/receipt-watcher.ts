@@ -1,0 +1,271 @@
+import type { PublicClient, TransactionReceipt } from 'viem'
+import type { Logger } from 'pino'
+import type { Db } from '../../store/db.ts'
+import { findChainTx, listOpenTxs, listTxVersions, markDropped, recordReceipt, type StoredTx, type TxVersions } from '../../store/chain-txs.ts'
+import { rpcFailed } from '../upstream-error.ts'
+import { readReceipts } from './read-receipts.ts'
+import { receiptTimedOut, TxDroppedError } from './errors.ts'
+
+export type Settled = { tx: StoredTx; receipt: TransactionReceipt }
+
+export type ReceiptWatcherOptions = {
+  /** How often the key's nonce on chain is read while a transaction is open (idle: never). */
+  pollMs: number
+  /** How often the store is read for open transactions of the key (only once started). */
+  sweepMs: number
+  /** A transaction whose newest version has waited this long is replaced. */
+  stuckAfterMs: number
+  /** An open transaction is sent again this often (a node may have dropped or refused it). */
+  resendMs: number
+}
+
+export type ReceiptWatcher = {
+  /**
+   * Follows the open transaction `tx` until it is final: resolves with its receipt, rejects
+   * with `TxDroppedError`, or with a retryable error after `timeoutMs` (it stays followed
+   * while the watcher is started). `versions`: its stored versions when the caller read them
+   * (a transaction signed just now has one).
+   */
+  wait(tx: StoredTx, timeoutMs: number, versions?: TxVersions): Promise<Settled>
+  /** One look at every open transaction of the key in the store (after a restart). */
+  lookAtStore(): Promise<void>
+  start(): void
+  stop(): Promise<void>
+  /** Looks at the store finished so far: tests wait for it to advance instead of sleeping. */
+  sweeps(): number
+}
+
+type Waiter = { resolve: (settled: Settled) => void; reject: (error: unknown) => void; timer: NodeJS.Timeout }
+
+/** What the watcher knows of one open transaction. Times are this process's clock. */
+type Entry = {
+  tx: StoredTx
+  /** Every signed version: any of them may be the one mined. */
+  hashes: `0x${string}`[]
+  signedAt: number
+  sentAt: number
+  replaceAgainAt: number
+  waiters: Set<Waiter>
+}
+
+const byNonce = (a: Entry, b: Entry) => a.tx.nonce - b.tx.nonce
+
+/**
+ * One loop per key that settles every waiting request of the key together. Each look reads
+ * the key's nonce on chain (`latest`) once: the transactions below it were included (ours, or
+ * another transaction of the key took the nonce), so their receipts are read in one batch and
+ * their waiters answered; those at or above it cannot have a receipt yet, so they cost nothing
+ * but the timers that re-send and replace them. Nothing open: no RPC at all.
+ *
+ * Reading the nonce before the receipts is what makes `dropped` certain: a nonce used at the
+ * reading stays used, and a version of ours mined by then has a receipt when read after it.
+ */
+export function createReceiptWatcher(deps: {
+  db: Db
+  client: PublicClient
+  address: `0x${string}`
+  log: Logger
+  broadcast: (tx: StoredTx) => Promise<void>
+  replace: (tx: StoredTx) => Promise<{ tx: StoredTx; replaced: boolean }>
+  options: ReceiptWatcherOptions
+}): ReceiptWatcher {
+  const { db, client, address, log, options } = deps
+  const entries = new Map<string, Entry>()
+  let waiting = 0
+  let started = false
+  let sweepCount = 0
+  let lastSweepAt = 0
+
+  function follow(tx: StoredTx, versions: TxVersions | undefined, now: number, sentAt: number): Entry {
+    const signedAt = now - (versions?.newestAgeMs ?? 0)
+    let entry = entries.get(tx.idempotencyKey)
+    if (!entry) {
+      entry = { tx, hashes: [], signedAt, sentAt, replaceAgainAt: 0, waiters: new Set() }
+      entries.set(tx.idempotencyKey, entry)
+    }
+    // The store is the truth: another look or process may have replaced it meanwhile.
+    entry.tx = tx
+    if (versions) entry.signedAt = Math.max(entry.signedAt, signedAt)
+    for (const hash of [tx.txHash, ...(versions?.hashes ?? [])]) if (!entry.hashes.includes(hash)) entry.hashes.push(hash)
+    return entry
+  }
+
+  function end(entry: Entry, outcome: { settled: Settled } | { error: unknown }) {
+    entries.delete(entry.tx.idempotencyKey)
+    for (const waiter of entry.waiters) {
+      clearTimeout(waiter.timer)
+      waiting--
+      if ('settled' in outcome) waiter.resolve(outcome.settled)
+      else waiter.reject(outcome.error)
+    }
+    entry.waiters.clear()
+  }
+
+  async function refreshFromStore(): Promise<void> {
+    const open = await listOpenTxs(db, address)
+    const versions = await listTxVersions(db, open.map((tx) => tx.idempotencyKey))
+    const now = Date.now()
+    const keys = new Set<string>()
+    for (const tx of open) {
+      keys.add(tx.idempotencyKey)
+      follow(tx, versions.get(tx.idempotencyKey) ?? { hashes: [tx.txHash], newestAgeMs: 0 }, now, 0)
+    }
+    // Final elsewhere (another process recorded it): nobody here waits, nothing to do.
+    for (const [key, entry] of entries) if (!keys.has(key) && entry.waiters.size === 0) entries.delete(key)
+  }
+
+  /** A transaction whose nonce was used: its receipt, or `dropped` once that is certain. */
+  async function settle(entry: Entry, receipts: Map<`0x${string}`, TransactionReceipt>): Promise<void> {
+    const key = entry.tx.idempotencyKey
+    let receipt = entry.hashes.map((hash) => receipts.get(hash)).find(Boolean)
+    if (!receipt) {
+      // None of the versions this process knew was mined: another process may have replaced
+      // it. Its versions are read again (after the nonce) before anything is decided.
+      const unknown = ((await listTxVersions(db, [key])).get(key)?.hashes ?? []).filter((hash) => !entry.hashes.includes(hash))
+      entry.hashes.push(...unknown)
+      if (unknown.length) receipt = [...(await readReceipts(client, unknown)).values()][0]
+    }
+    if (receipt) {
+      const tx = await recordReceipt(db, key, {
+        status: receipt.status === 'success' ? 'mined' : 'reverted',
+        blockNumber: Number(receipt.blockNumber),
+        gasUsed: receipt.gasUsed,
+        txHash: receipt.transactionHash,
+      })
+      return end(entry, { settled: { tx, receipt } })
+    }
+    const dropped = await markDropped(db, key)
+    if (dropped) log.error({ nonce: entry.tx.nonce, key, txHash: entry.tx.txHash }, 'the nonce of a stored transaction was used by another transaction of the key: dropped')
+    const stored = dropped ?? (await findChainTx(db, key))
+    if (stored?.status === 'dropped') return end(entry, { error: new TxDroppedError(stored) })
+    // Recorded as mined elsewhere, but its receipt is not readable here yet: the next look.
+  }
+
+  /** Re-sends an open transaction now and then, and replaces it once stuck. */
+  async function tend(entry: Entry, now: number): Promise<void> {
+    if (now - entry.signedAt > options.stuckAfterMs) {
+      if (now < entry.replaceAgainAt) return
+      entry.replaceAgainAt = now + options.resendMs
+      try {
+        const previous = entry.tx.txHash
+        const outcome = await deps.replace(entry.tx)
+        entry.tx = outcome.tx
+        if (!entry.hashes.includes(outcome.tx.txHash)) entry.hashes.unshift(outcome.tx.txHash)
+        if (!outcome.replaced) return
+        entry.signedAt = entry.sentAt = Date.now()
+        log.warn({ nonce: entry.tx.nonce, previous, replacement: outcome.tx.txHash }, 'transaction stuck: replaced with a higher fee')
+        await deps.broadcast(outcome.tx)
+      } catch (error) {
+        log.warn({ err: error, nonce: entry.tx.nonce }, 'could not replace a stuck transaction yet')
+      }
+      return
+    }
+    if (now - entry.sentAt > options.resendMs) {
+      entry.sentAt = now
+      await deps.broadcast(entry.tx).catch((error) => log.warn({ err: error, nonce: entry.tx.nonce }, 'could not send a stored transaction yet'))
+    }
+  }
+
+  /** One look; `fromStore` also picks up the open transactions of the store (other requests, other processes). */
+  async function look(fromStore: boolean): Promise<void> {
+    if (fromStore) await refreshFromStore()
+    if (entries.size > 0) {
+      const used = await client.getTransactionCount({ address, blockTag: 'latest' }).catch((cause) => {
+        throw rpcFailed('reading the nonce of the key', cause)
+      })
+      const included = [...entries.values()].filter((e) => e.tx.nonce < used).sort(byNonce)
+      if (included.length > 0) {
+        const receipts = await readReceipts(client, included.flatMap((e) => e.hashes))
+        for (const entry of included) {
+          await settle(entry, receipts).catch((error) => log.warn({ err: error, nonce: entry.tx.nonce }, 'could not settle a stored transaction yet'))
+        }
+      }
+      const now = Date.now()
+      // In nonce order, so that re-sent transactions reach the node without gaps.
+      for (const entry of [...entries.values()].sort(byNonce)) if (entry.tx.nonce >= used) await tend(entry, now)
+    }
+    if (fromStore) {
+      lastSweepAt = Date.now()
+      sweepCount++
+    }
+  }
+
+  // Looks never overlap: the loop's and lookAtStore's run one after the other.
+  let tail: Promise<void> = Promise.resolve()
+  const exclusive = (fn: () => Promise<void>) => {
+    const run = tail.then(fn)
+    tail = run.catch(() => {})
+    return run
+  }
+
+  let timer: NodeJS.Timeout | undefined
+  let looking = false
+  let again = false
+  const active = () => started || waiting > 0
+
+  function schedule(delayMs: number) {
+    if (looking || timer || !active()) return
+    timer = setTimeout(() => {
+      timer = undefined
+      looking = true
+      again = false
+      exclusive(async () => {
+        await look(started && Date.now() - lastSweepAt >= options.sweepMs)
+        // Without a started loop nobody follows what no request waits for.
+        if (!started) for (const [key, entry] of entries) if (entry.waiters.size === 0) entries.delete(key)
+      })
+        .catch((error) => log.warn({ err: error }, 'could not look at the stored transactions yet'))
+        .finally(() => {
+          looking = false
+          schedule(again ? 0 : options.pollMs)
+        })
+    }, delayMs)
+  }
+
+  /** A new waiter is looked at soon, together with every other one that arrives meanwhile. */
+  function wake() {
+    if (looking) {
+      again = true
+      return
+    }
+    if (timer) clearTimeout(timer)
+    timer = undefined
+    schedule(0)
+  }
+
+  return {
+    wait(tx, timeoutMs, versions) {
+      const now = Date.now()
+      const entry = follow(tx, versions, now, now)
+      return new Promise<Settled>((resolve, reject) => {
+        const waiter: Waiter = {
+          resolve,
+          reject,
+          timer: setTimeout(() => {
+            if (!entry.waiters.delete(waiter)) return
+            waiting--
+            reject(receiptTimedOut(entry.tx.txHash, timeoutMs))
+          }, timeoutMs),
+        }
+        entry.waiters.add(waiter)
+        waiting++
+        wake()
+      })
+    },
+    lookAtStore: () => exclusive(() => look(true)),
+    start() {
+      if (started) return
+      started = true
+      wake()
+    },
+    async stop() {
+      started = false
+      if (timer && waiting === 0) {
+        clearTimeout(timer)
+        timer = undefined
+      }
+      await tail
+    },
+    sweeps: () => sweepCount,
+  }
+}
