@@ -199,17 +199,20 @@ export async function storeReplacement(
   return { stored: toStoredTx(rows[0]!), replaced: true }
 }
 
-/** Records the receipt of whichever version was mined: a receipt is always the outcome. */
-export async function recordReceipt(
-  db: Queryable,
-  key: string,
-  receipt: { status: 'mined' | 'reverted'; blockNumber: number; gasUsed: bigint; txHash: `0x${string}` },
-): Promise<StoredTx> {
+export type MinedVersion = { key: string; status: 'mined' | 'reverted'; blockNumber: number; gasUsed: bigint; txHash: `0x${string}` }
+
+/** Records the receipt of whichever version was mined, for each transaction: a receipt is always the outcome. */
+export async function recordReceipts(db: Queryable, mined: MinedVersion[]): Promise<StoredTx[]> {
+  if (mined.length === 0) return []
   const { rows } = await db.query<Row>(
-    'UPDATE chain_txs SET status = $2, block_number = $3, gas_used = $4, tx_hash = $5, updated_at = now() WHERE idempotency_key = $1 RETURNING *',
-    [key, receipt.status, receipt.blockNumber, receipt.gasUsed.toString(), receipt.txHash],
+    `UPDATE chain_txs AS c SET status = x.status, block_number = x.block_number, gas_used = x.gas_used, tx_hash = x.tx_hash, updated_at = now()
+       FROM unnest($1::text[], $2::text[], $3::bigint[], $4::numeric[], $5::text[]) AS x(key, status, block_number, gas_used, tx_hash)
+      WHERE c.idempotency_key = x.key
+     RETURNING c.*`,
+    [mined.map((m) => m.key), mined.map((m) => m.status), mined.map((m) => m.blockNumber), mined.map((m) => m.gasUsed.toString()), mined.map((m) => m.txHash)],
   )
-  return toStoredTx(rows[0]!)
+  const byKey = new Map(rows.map((row) => [row.idempotency_key, toStoredTx(row)]))
+  return mined.map((m) => byKey.get(m.key)!)
 }
 
 /** Marks an open transaction `dropped`; undefined when it was not open any more. */

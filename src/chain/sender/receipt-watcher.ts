@@ -1,7 +1,7 @@
 import type { PublicClient, TransactionReceipt } from 'viem'
 import type { Logger } from 'pino'
 import type { Db } from '../../store/db.ts'
-import { findChainTx, listOpenTxs, listTxVersions, markDropped, recordReceipt, type StoredTx, type TxVersions } from '../../store/chain-txs.ts'
+import { findChainTx, listOpenTxs, listTxVersions, markDropped, recordReceipts, type MinedVersion, type StoredTx, type TxVersions } from '../../store/chain-txs.ts'
 import { rpcFailed } from '../upstream-error.ts'
 import { readReceipts } from './read-receipts.ts'
 import { receiptTimedOut, TxDroppedError } from './errors.ts'
@@ -114,25 +114,40 @@ export function createReceiptWatcher(deps: {
     for (const [key, entry] of entries) if (!keys.has(key) && entry.waiters.size === 0) entries.delete(key)
   }
 
-  /** A transaction whose nonce was used: its receipt, or `dropped` once that is certain. */
-  async function settle(entry: Entry, receipts: Map<`0x${string}`, TransactionReceipt>): Promise<void> {
-    const key = entry.tx.idempotencyKey
-    let receipt = entry.hashes.map((hash) => receipts.get(hash)).find(Boolean)
-    if (!receipt) {
-      // None of the versions this process knew was mined: another process may have replaced
-      // it. Its versions are read again (after the nonce) before anything is decided.
-      const unknown = ((await listTxVersions(db, [key])).get(key)?.hashes ?? []).filter((hash) => !entry.hashes.includes(hash))
-      entry.hashes.push(...unknown)
-      if (unknown.length) receipt = [...(await readReceipts(client, unknown)).values()][0]
+  /** The first of `hashes` with a receipt, as the version to record. */
+  const minedVersion = (key: string, hashes: `0x${string}`[], receipts: Map<`0x${string}`, TransactionReceipt>): { version: MinedVersion; receipt: TransactionReceipt } | undefined => {
+    const receipt = hashes.map((hash) => receipts.get(hash)).find(Boolean)
+    if (!receipt) return undefined
+    const status = receipt.status === 'success' ? 'mined' : 'reverted'
+    return { receipt, version: { key, status, blockNumber: Number(receipt.blockNumber), gasUsed: receipt.gasUsed, txHash: receipt.transactionHash } }
+  }
+
+  /**
+   * Transactions whose nonce was used: the receipts found are recorded together (one
+   * statement) and their waiters answered; each of the others is decided alone.
+   */
+  async function settleIncluded(included: Entry[], receipts: Map<`0x${string}`, TransactionReceipt>): Promise<void> {
+    const found = included.map((entry) => ({ entry, mined: minedVersion(entry.tx.idempotencyKey, entry.hashes, receipts) }))
+    const mined = found.filter((f) => f.mined !== undefined)
+    const recorded = await recordReceipts(db, mined.map((f) => f.mined!.version))
+    mined.forEach((f, i) => end(f.entry, { settled: { tx: recorded[i]!, receipt: f.mined!.receipt } }))
+    for (const { entry, mined } of found) {
+      if (mined) continue
+      await settleUnseen(entry).catch((error) => log.warn({ err: error, nonce: entry.tx.nonce }, 'could not settle a stored transaction yet'))
     }
-    if (receipt) {
-      const tx = await recordReceipt(db, key, {
-        status: receipt.status === 'success' ? 'mined' : 'reverted',
-        blockNumber: Number(receipt.blockNumber),
-        gasUsed: receipt.gasUsed,
-        txHash: receipt.transactionHash,
-      })
-      return end(entry, { settled: { tx, receipt } })
+  }
+
+  /** A transaction whose nonce was used by none of the versions this process knew: its receipt after all, or `dropped`. */
+  async function settleUnseen(entry: Entry): Promise<void> {
+    const key = entry.tx.idempotencyKey
+    // Another process may have replaced it: its versions are read again (after the nonce)
+    // before anything is decided.
+    const unknown = ((await listTxVersions(db, [key])).get(key)?.hashes ?? []).filter((hash) => !entry.hashes.includes(hash))
+    entry.hashes.push(...unknown)
+    const late = unknown.length ? minedVersion(key, unknown, await readReceipts(client, unknown)) : undefined
+    if (late) {
+      const [tx] = await recordReceipts(db, [late.version])
+      return end(entry, { settled: { tx: tx!, receipt: late.receipt } })
     }
     const dropped = await markDropped(db, key)
     if (dropped) log.error({ nonce: entry.tx.nonce, key, txHash: entry.tx.txHash }, 'the nonce of a stored transaction was used by another transaction of the key: dropped')
@@ -175,10 +190,7 @@ export function createReceiptWatcher(deps: {
       })
       const included = [...entries.values()].filter((e) => e.tx.nonce < used).sort(byNonce)
       if (included.length > 0) {
-        const receipts = await readReceipts(client, included.flatMap((e) => e.hashes))
-        for (const entry of included) {
-          await settle(entry, receipts).catch((error) => log.warn({ err: error, nonce: entry.tx.nonce }, 'could not settle a stored transaction yet'))
-        }
+        await settleIncluded(included, await readReceipts(client, included.flatMap((e) => e.hashes)))
       }
       const now = Date.now()
       // In nonce order, so that re-sent transactions reach the node without gaps.
