@@ -16,3 +16,15 @@ export function cachedFor<T>(ms: number, read: () => Promise<T>, now: () => numb
     return cached.value
   }
 }
+
+/**
+ * Shares the reading under way among its callers; the next call after it ends reads again.
+ * Concurrent sends of a key need one reading of its pending nonce count, not one each.
+ */
+export function sharedInFlight<T>(read: () => Promise<T>): () => Promise<T> {
+  let current: Promise<T> | undefined
+  return () =>
+    (current ??= read().finally(() => {
+      current = undefined
+    }))
+}

@@ -45,6 +45,8 @@ type Entry = {
   signedAt: number
   sentAt: number
   replaceAgainAt: number
+  /** Whether a look has read its receipts once (a new one is read at once, with the nonce). */
+  seen: boolean
   waiters: Set<Waiter>
 }
 
@@ -80,7 +82,7 @@ export function createReceiptWatcher(deps: {
     const signedAt = now - (versions?.newestAgeMs ?? 0)
     let entry = entries.get(tx.idempotencyKey)
     if (!entry) {
-      entry = { tx, hashes: [], signedAt, sentAt, replaceAgainAt: 0, waiters: new Set() }
+      entry = { tx, hashes: [], signedAt, sentAt, replaceAgainAt: 0, seen: false, waiters: new Set() }
       entries.set(tx.idempotencyKey, entry)
     }
     // The store is the truth: another look or process may have replaced it meanwhile.
@@ -185,12 +187,24 @@ export function createReceiptWatcher(deps: {
   async function look(fromStore: boolean): Promise<void> {
     if (fromStore) await refreshFromStore()
     if (entries.size > 0) {
-      const used = await client.getTransactionCount({ address, blockTag: 'latest' }).catch((cause) => {
-        throw rpcFailed('reading the nonce of the key', cause)
-      })
-      const included = [...entries.values()].filter((e) => e.tx.nonce < used).sort(byNonce)
+      // A transaction new to the watcher is usually mined already on fast chains: its receipts
+      // are read at once, with the nonce (one round trip). A receipt found is always the outcome.
+      const unseen = [...entries.values()].filter((e) => !e.seen)
+      const [used, early] = await Promise.all([
+        client.getTransactionCount({ address, blockTag: 'latest' }).catch((cause) => {
+          throw rpcFailed('reading the nonce of the key', cause)
+        }),
+        unseen.length > 0 ? readReceipts(client, unseen.flatMap((e) => e.hashes)) : new Map<`0x${string}`, TransactionReceipt>(),
+      ])
+      for (const entry of unseen) entry.seen = true
+      const hasEarly = (e: Entry) => e.hashes.some((hash) => early.has(hash))
+      const included = [...entries.values()].filter((e) => e.tx.nonce < used || hasEarly(e)).sort(byNonce)
       if (included.length > 0) {
-        await settleIncluded(included, await readReceipts(client, included.flatMap((e) => e.hashes)))
+        // The others' receipts are read after the nonce: that order makes `dropped` certain.
+        const after = included.filter((e) => !hasEarly(e))
+        const receipts = after.length > 0 ? await readReceipts(client, after.flatMap((e) => e.hashes)) : new Map<`0x${string}`, TransactionReceipt>()
+        for (const [hash, receipt] of early) receipts.set(hash, receipt)
+        await settleIncluded(included, receipts)
       }
       const now = Date.now()
       // In nonce order, so that re-sent transactions reach the node without gaps.

@@ -4,6 +4,7 @@ import { findChainTxs, findMaxStoredNonce, insertSignedTxs, lockSenderNonces, ty
 import { rpcFailed } from '../upstream-error.ts'
 import { allocateNonces } from './allocate-nonces.ts'
 import { coalesce } from './coalesce.ts'
+import { sharedInFlight } from './cached-for.ts'
 import { gasEstimateReverted } from './errors.ts'
 
 export type SendRequest = { key: string; to: `0x${string}`; data: `0x${string}`; value?: bigint }
@@ -23,12 +24,11 @@ export const gasLimitOf = (estimate: bigint) => (estimate * 12n) / 10n
  */
 export function createSignAndStore(deps: { db: Db; client: PublicClient; account: LocalAccount; chainId: number; fees: () => Promise<Fees> }) {
   const { db, client, account, chainId } = deps
-  type Item = { request: SendRequest; gasLimit: bigint }
+  type Item = { request: SendRequest; gasLimit: bigint; fees: Fees; chainPending: number }
+  const pendingCount = sharedInFlight(() => client.getTransactionCount({ address: account.address, blockTag: 'pending' }))
 
   const storeTogether = coalesce(async (items: Item[]): Promise<Array<{ tx: StoredTx; created: boolean }>> => {
-    const [fees, chainPending] = await Promise.all([deps.fees(), client.getTransactionCount({ address: account.address, blockTag: 'pending' })]).catch((cause) => {
-      throw rpcFailed('reading fees and nonce', cause)
-    })
+    const chainPending = Math.max(...items.map((i) => i.chainPending))
     return db.transaction(async (tx) => {
       // One nonce sequence per key, shared by every process using the same database.
       await lockSenderNonces(tx, account.address)
@@ -36,7 +36,7 @@ export function createSignAndStore(deps: { db: Db; client: PublicClient; account
       const fresh = [...new Map(items.filter((i) => !existing.has(i.request.key)).map((i) => [i.request.key, i])).values()]
       const nonces = allocateNonces(chainPending, fresh.length ? await findMaxStoredNonce(tx, account.address) : undefined, fresh.length)
       const signed: NewSignedTx[] = []
-      for (const [i, { request, gasLimit }] of fresh.entries()) {
+      for (const [i, { request, gasLimit, fees }] of fresh.entries()) {
         const value = request.value ?? 0n
         const rawTx = await account.signTransaction({
           chainId, type: 'eip1559', to: request.to, data: request.data, value, nonce: nonces[i]!, gas: gasLimit,
@@ -61,10 +61,16 @@ export function createSignAndStore(deps: { db: Db; client: PublicClient; account
   })
 
   return async function signAndStore(request: SendRequest): Promise<{ tx: StoredTx; created: boolean }> {
-    const estimate = await client.estimateGas({ account: account.address, to: request.to, data: request.data, value: request.value ?? 0n }).catch((cause) => {
+    const estimate = client.estimateGas({ account: account.address, to: request.to, data: request.data, value: request.value ?? 0n }).catch((cause) => {
       if (/revert/i.test(String((cause as Error)?.message))) throw gasEstimateReverted(cause)
       throw rpcFailed('estimating gas', cause)
     })
-    return storeTogether({ request, gasLimit: gasLimitOf(estimate) })
+    // Read together with the estimate (one round trip): the fees of the last second, and the
+    // chain's pending count, which only matters when the key was used outside the service.
+    const chainState = Promise.all([deps.fees(), pendingCount()]).catch((cause) => {
+      throw rpcFailed('reading fees and nonce', cause)
+    })
+    const [gas, [fees, chainPending]] = await Promise.all([estimate, chainState])
+    return storeTogether({ request, gasLimit: gasLimitOf(gas), fees, chainPending })
   }
 }
