@@ -5,6 +5,7 @@ import { findChainTx, listOpenTxs, listTxVersions, markDropped, recordReceipts, 
 import { rpcFailed } from '../upstream-error.ts'
 import { readReceipts } from './read-receipts.ts'
 import { receiptTimedOut, TxDroppedError } from './errors.ts'
+import { createPollLoop } from './poll-loop.ts'
 
 export type Settled = { tx: StoredTx; receipt: TransactionReceipt }
 
@@ -216,48 +217,17 @@ export function createReceiptWatcher(deps: {
     }
   }
 
-  // Looks never overlap: the loop's and lookAtStore's run one after the other.
-  let tail: Promise<void> = Promise.resolve()
-  const exclusive = (fn: () => Promise<void>) => {
-    const run = tail.then(fn)
-    tail = run.catch(() => {})
-    return run
-  }
-
-  let timer: NodeJS.Timeout | undefined
-  let looking = false
-  let again = false
-  const active = () => started || waiting > 0
-
-  function schedule(delayMs: number) {
-    if (looking || timer || !active()) return
-    timer = setTimeout(() => {
-      timer = undefined
-      looking = true
-      again = false
-      exclusive(async () => {
-        await look(started && Date.now() - lastSweepAt >= options.sweepMs)
-        // Without a started loop nobody follows what no request waits for.
-        if (!started) for (const [key, entry] of entries) if (entry.waiters.size === 0) entries.delete(key)
-      })
-        .catch((error) => log.warn({ err: error }, 'could not look at the stored transactions yet'))
-        .finally(() => {
-          looking = false
-          schedule(again ? 0 : options.pollMs)
-        })
-    }, delayMs)
-  }
-
-  /** A new waiter is looked at soon, together with every other one that arrives meanwhile. */
-  function wake() {
-    if (looking) {
-      again = true
-      return
-    }
-    if (timer) clearTimeout(timer)
-    timer = undefined
-    schedule(0)
-  }
+  const loop = createPollLoop({
+    intervalMs: options.pollMs,
+    // Requests waiting keep the loop going even when the watcher is not started.
+    active: () => started || waiting > 0,
+    look: async () => {
+      await look(started && Date.now() - lastSweepAt >= options.sweepMs)
+      // Without a started watcher nobody follows what no request waits for.
+      if (!started) for (const [key, entry] of entries) if (entry.waiters.size === 0) entries.delete(key)
+    },
+    onError: (error) => log.warn({ err: error }, 'could not look at the stored transactions yet'),
+  })
 
   return {
     wait(tx, timeoutMs, versions) {
@@ -275,22 +245,19 @@ export function createReceiptWatcher(deps: {
         }
         entry.waiters.add(waiter)
         waiting++
-        wake()
+        // Looked at soon, together with every other waiter that arrives meanwhile.
+        loop.wake()
       })
     },
-    lookAtStore: () => exclusive(() => look(true)),
+    lookAtStore: () => loop.exclusive(() => look(true)),
     start() {
       if (started) return
       started = true
-      wake()
+      loop.wake()
     },
     async stop() {
       started = false
-      if (timer && waiting === 0) {
-        clearTimeout(timer)
-        timer = undefined
-      }
-      await tail
+      await loop.settle()
     },
     sweeps: () => sweepCount,
   }
