@@ -58,7 +58,9 @@ const byNonce = (a: Entry, b: Entry) => a.tx.nonce - b.tx.nonce
  * the key's nonce on chain (`latest`) once: the transactions below it were included (ours, or
  * another transaction of the key took the nonce), so their receipts are read in one batch and
  * their waiters answered; those at or above it cannot have a receipt yet, so they cost nothing
- * but the timers that re-send and replace them. Nothing open: no RPC at all.
+ * but the timers that re-send and replace them (a transaction new to the watcher has its
+ * receipt read once, with the nonce, as fast chains have mined it by then). Nothing open: no
+ * RPC at all.
  *
  * Reading the nonce before the receipts is what makes `dropped` certain: a nonce used at the
  * reading stays used, and a version of ours mined by then has a receipt when read after it.
