@@ -1,6 +1,7 @@
 /**
  * 100 gasless relays submitted at once: all mined, time to the last receipt, and the sender's
- * own overhead per transaction (the relay minus the chain's part).
+ * own overhead per transaction (the relay minus the chain's part); then relays one at a time,
+ * the latency of a relay on its own.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -16,7 +17,7 @@ import { MNEMONIC } from '../test/support/agent.ts'
 import { getJson, postJson } from '../test/support/app.ts'
 import { table } from './support.ts'
 
-export async function benchGasless(count = 100) {
+export async function benchGasless(count = 100, sequential = 20) {
   const devnet = await startDevnet({ host: '127.0.0.1', port: 0 })
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-bench-'))
   const app = await createApp(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', RPC_URL: devnet.url, DATA_DIR: dataDir }))
@@ -26,20 +27,25 @@ export async function benchGasless(count = 100) {
     const chain = createViemChain(devnet.url, 'https://x', devnet.info.contracts.multicall3)
     const deployer = createWalletClient({ chain, transport: http(devnet.url), account: mnemonicToAccount(MNEMONIC, { addressIndex: 0 }) })
     // Fresh burners: each gets tokens and a little ETH from the deployer, and approves the relayer.
-    const burners = Array.from({ length: count }, () => privateKeyToAccount(generatePrivateKey()))
-    for (const burner of burners) {
-      await deployer.writeContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'transfer', args: [burner.address, 225_000n * 10n ** 18n] })
-      await deployer.sendTransaction({ to: burner.address, value: 10n ** 16n })
-      const wallet = createWalletClient({ chain, transport: http(devnet.url), account: burner })
-      await wallet.writeContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'approve', args: [devnet.info.contracts.relayer, maxUint256] })
+    const prepare = async (n: number) => {
+      const burners = Array.from({ length: n }, () => privateKeyToAccount(generatePrivateKey()))
+      for (const burner of burners) {
+        await deployer.writeContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'transfer', args: [burner.address, 225_000n * 10n ** 18n] })
+        await deployer.sendTransaction({ to: burner.address, value: 10n ** 16n })
+        const wallet = createWalletClient({ chain, transport: http(devnet.url), account: burner })
+        await wallet.writeContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'approve', args: [devnet.info.contracts.relayer, maxUint256] })
+      }
+      const bodies = await Promise.all(
+        burners.map(async (burner) => {
+          const typed = (await getJson(`${url}/api/gasless/burn?address=${burner.address}`)).body.signTypedData
+          const message = { burner: burner.address, nonce: BigInt(typed.message.nonce), deadline: BigInt(typed.message.deadline) }
+          return { burner: burner.address, deadline: typed.message.deadline, signature: await burner.signTypedData({ domain: typed.domain, types: typed.types, primaryType: 'BurnRequest', message }) }
+        }),
+      )
+      return { burners, bodies }
     }
-    const bodies = await Promise.all(
-      burners.map(async (burner) => {
-        const typed = (await getJson(`${url}/api/gasless/burn?address=${burner.address}`)).body.signTypedData
-        const message = { burner: burner.address, nonce: BigInt(typed.message.nonce), deadline: BigInt(typed.message.deadline) }
-        return { burner: burner.address, deadline: typed.message.deadline, signature: await burner.signTypedData({ domain: typed.domain, types: typed.types, primaryType: 'BurnRequest', message }) }
-      }),
-    )
+    const { burners, bodies } = await prepare(count)
+    const alone = await prepare(sequential)
     const started = performance.now()
     const times: number[] = []
     const results = await Promise.all(
@@ -70,13 +76,25 @@ export async function benchGasless(count = 100) {
       await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [hash] }) })
     }
     const chainPerTx = (performance.now() - t0) / 20
+    // One relay at a time: what a single relay costs when nothing else is queued.
+    const single: number[] = []
+    let singleOk = 0
+    for (const body of alone.bodies) {
+      const t = performance.now()
+      const response = await postJson(`${url}/api/gasless/burn`, body)
+      single.push(performance.now() - t)
+      if (response.status === 200) singleOk++
+    }
+    single.sort((a, b) => a - b)
+    const pct = (sorted: number[], p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!)
     return table([
       { measure: 'relays mined (on-chain receipts)', value: `${ok.length} of ${count} (in ${blocks.size} blocks; ${burned} burners' relayer nonce advanced; ${results.filter((r) => r.status === 200).length} HTTP 200)` },
       { measure: 'submit → last receipt (all at once)', value: `${Math.round(total)} ms` },
-      { measure: 'per relay, p50 / p99 of the POST', value: `${Math.round(times[Math.floor(times.length / 2)]!)} / ${Math.round(times[Math.floor(times.length * 0.99)]!)} ms` },
+      { measure: 'per relay, p50 / p99 of the POST (all at once)', value: `${pct(times, 0.5)} / ${pct(times, 0.99)} ms` },
       { measure: 'throughput', value: `${(ok.length / (total / 1000)).toFixed(1)} relays/s` },
       { measure: 'chain alone: send + receipt of one tx, sequential', value: `${chainPerTx.toFixed(1)} ms` },
       { measure: 'sender overhead per tx (total / count − chain alone)', value: `${(total / count - chainPerTx).toFixed(1)} ms` },
+      { measure: `one relay at a time (${sequential}), p50 / p99 of the POST`, value: `${pct(single, 0.5)} / ${pct(single, 0.99)} ms (${singleOk} HTTP 200)` },
     ])
   } finally {
     await app.close()

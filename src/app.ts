@@ -109,9 +109,9 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
 
   let baseUrl = config.publicBaseUrl
   const keys = resolveHotKeys(config, Boolean(deployment.devnet))
-  const minter = createTxSender({ db, chain, account: keys.minter, log, stuckAfterMs: config.SENDER_STUCK_MS })
-  const facilitatorSender = createTxSender({ db, chain, account: keys.facilitator, log, stuckAfterMs: config.SENDER_STUCK_MS })
-  const relayer = createTxSender({ db, chain, account: keys.relayer, log, stuckAfterMs: config.SENDER_STUCK_MS })
+  const minter = createTxSender({ db, chain, account: keys.minter, log, stuckAfterMs: config.SENDER_STUCK_MS, pollMs: config.SENDER_POLL_MS })
+  const facilitatorSender = createTxSender({ db, chain, account: keys.facilitator, log, stuckAfterMs: config.SENDER_STUCK_MS, pollMs: config.SENDER_POLL_MS })
+  const relayer = createTxSender({ db, chain, account: keys.relayer, log, stuckAfterMs: config.SENDER_STUCK_MS, pollMs: config.SENDER_POLL_MS })
   const facilitator: Facilitator = config.FACILITATOR_URL
     ? createHttpFacilitator({ url: config.FACILITATOR_URL, apiKey: config.FACILITATOR_API_KEY })
     : createBuiltinFacilitator({ chain, sender: facilitatorSender })

@@ -102,6 +102,9 @@ export const envSchema = z.object({
   SENDER_STUCK_MS: positiveInt
     .default(30_000)
     .describe('A transaction of the service without a receipt after this long is replaced (same nonce, fee +25 %).'),
+  SENDER_POLL_MS: positiveInt
+    .default(20)
+    .describe("How often each hot key's nonce on chain is read while one of its transactions waits for a block (never when none does)."),
   INDEXER_POLL_MS: positiveInt.default(1000).describe('How often the indexer looks for new blocks.'),
   INDEXER_PAGE_SIZE: positiveInt.default(2000).describe('Largest block range of one eth_getLogs call (halved when the RPC refuses).'),
   START_BLOCK: nonNegativeInt.optional().describe('First block the indexer reads (production: the deployment block). Default: the devnet\'s deployBlock (after its seed), else 0.'),

@@ -11,6 +11,7 @@ import { MNEMONIC } from '../support/agent.ts'
 import { openDb, type Db } from '../../src/store/db.ts'
 import { createChain } from '../../src/chain/clients.ts'
 import { createTxSender, isTxDropped } from '../../src/chain/sender/tx-sender.ts'
+import { waitForSweeps } from '../support/sender-sweeps.ts'
 
 let devnet: Awaited<ReturnType<typeof startTestDevnet>>
 before(async () => {
@@ -18,9 +19,12 @@ before(async () => {
 })
 after(async () => devnet?.close())
 
+/** One JSON-RPC call to the devnet; a JSON-RPC error throws (a failed evm_* call must not silently change the scenario). */
 const rpc = async (method: string, params: unknown[] = []) => {
   const response = await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
-  return ((await response.json()) as { result: unknown }).result
+  const body = (await response.json()) as { result: unknown; error?: { code: number; message: string } }
+  if (body.error) throw new Error(`${method}: ${body.error.message} (${body.error.code})`)
+  return body.result
 }
 const chainOf = () =>
   createChain({ rpcUrl: devnet.url, publicRpcUrl: devnet.url, explorerUrl: 'https://x', contracts: devnet.info.contracts, fundWallet: devnet.info.accounts.fundWallet, facilitator: devnet.info.accounts.facilitator })
@@ -195,7 +199,8 @@ for (const database of ['pglite', 'postgres'] as const) {
       const next = await sender.sendAndWait({ key: 'after-drops', to, data: '0x', value: 3n }, { timeoutMs: 20_000 })
       assert.equal(next.status, 'mined')
       assert.equal(next.nonce, startNonce + 2)
-      await new Promise((r) => setTimeout(r, 300))
+      // Later looks of the watch loop change nothing (waited for, so the check can fail).
+      await waitForSweeps(sender)
       assert.equal((await sender.find('after-drops'))!.status, 'mined')
       assert.equal(await latest(), startNonce + 3, 'three nonces used: two by the foreign transactions, one by ours')
     } finally {

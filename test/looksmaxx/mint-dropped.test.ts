@@ -4,6 +4,7 @@ import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
 import { createAgent, portraitBase64 } from '../support/agent.ts'
 import { takeFirstNonce } from '../support/take-nonce.ts'
+import { waitForSweeps } from '../support/sender-sweeps.ts'
 import { TEST_DATABASE_URL } from '../support/env.ts'
 import type { TxSender } from '../../src/chain/sender/tx-sender.ts'
 
@@ -52,8 +53,9 @@ for (const database of ['pglite', 'postgres'] as const) {
       assert.equal(view.body.status, 'minted')
       assert.equal(view.body.result.tokenId, body.tokenId)
 
-      // Later looks change nothing: the watch loop leaves the dropped one dropped.
-      await new Promise((r) => setTimeout(r, 1500))
+      // Later looks change nothing: the watch loop leaves the dropped one dropped (its looks
+      // are waited for, so the check fails if the loop never ran).
+      await waitForSweeps(minter)
       assert.equal((await minter.find(taken[0]!.key))?.status, 'dropped')
       assert.equal(await agent.nftBalance(), 1n)
     } finally {
