@@ -1,4 +1,4 @@
-import type { Intent } from '../intents-list.ts'
+import type { Intent } from '../intents.ts'
 
 /**
  * Held-out phrasings, written before the classifier existed and never used to tune it: the
