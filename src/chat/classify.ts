@@ -153,7 +153,7 @@ function canonicalUncached(word: string): string {
       if (candidate.length < 4) continue
       if ((word.length === 4 || candidate.length === 4) && candidate[0] !== word[0]) continue
       // Ties go to the longer word that starts alike: a dropped letter is the commonest typo.
-      const distance = editDistance(word, candidate, max) - (candidate.length > word.length ? 0.1 : 0) - (candidate[0] === word[0] ? 0.05 : 0) - (conceptsOfWord.has(candidate) ? 0.02 : 0)
+      const distance = editDistance(word, candidate, max) - (candidate.length > word.length ? 0.1 : 0) - (candidate[0] === word[0] ? 0.05 : 0) - (conceptsOfWord.has(candidate) ? 0.02 : 0) - (candidate.startsWith(word) ? 0.03 : 0)
       if (distance < bestDistance) {
         best = candidate
         bestDistance = distance
