@@ -190,7 +190,7 @@ type Side = { who: string; data?: any; error?: { code: string; message: string }
 
 async function compare(input: IntentInput, runner: Runner): Promise<Answer> {
   const { entities } = input
-  const who: string[] = [...entities.addresses, ...entities.names]
+  const who: string[] = [...entities.parties]
   if (who.length === 1 && input.requestWallet && !who.includes(input.requestWallet)) who.unshift(input.requestWallet)
   const base = { intent: 'compare' as const, operationId: 'get_identity' }
   if (who.length < 2) {

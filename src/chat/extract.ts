@@ -14,6 +14,8 @@ export type Entities = {
   addresses: Address[]
   /** `.mega` names, lower-cased, in order. */
   names: string[]
+  /** Addresses and names together, in the order written (who is compared with whom). */
+  parties: string[]
   amounts: Amount[]
   /** How many times ("3 times", "x3", "three portraits"), when more than one is asked. */
   count?: number
@@ -80,7 +82,7 @@ function scaled(digits: string, scale: number): string {
  */
 export function extractEntities(message: string): Entities {
   let text = ` ${message.toLowerCase().replace(/[’‘]/g, "'")} `
-  const entities: Entities = { addresses: [], names: [], amounts: [], tokens: [], all: false }
+  const entities: Entities = { addresses: [], names: [], parties: [], amounts: [], tokens: [], all: false }
 
   // Addresses first, so their hex digits are never read as numbers; tx hashes are skipped.
   text = text.replace(/0x[0-9a-f]{64}/g, ' ')
@@ -94,6 +96,9 @@ export function extractEntities(message: string): Entities {
     if (!entities.names.includes(name)) entities.names.push(name)
     return ' '
   })
+
+  const lower = message.toLowerCase()
+  entities.parties = [...entities.addresses, ...entities.names].sort((a, b) => lower.indexOf(a.toLowerCase()) - lower.indexOf(b.toLowerCase()))
 
   // Proposal ids: "proposal 4", "proposal #4", "prop id 4", "pid 4", "#4".
   text = text.replace(/\b(?:proposals?|props?|proposl|proposel|pid|id)\s*(?:id|number|no\.?|num)?\s*#?\s*(\d{1,6})\b/g, (_m, id: string) => {

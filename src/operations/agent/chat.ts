@@ -19,6 +19,7 @@ const action = z.object({
 const entities = z.object({
   addresses: z.array(z.string()),
   names: z.array(z.string()),
+  parties: z.array(z.string()),
   amounts: z.array(z.object({ value: z.string(), token: z.string().optional(), raw: z.string() })),
   count: z.number().int().optional(),
   proposalId: z.number().int().optional(),
