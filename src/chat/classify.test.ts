@@ -5,6 +5,7 @@ import { extractEntities } from './extract.ts'
 import { INTENTS, type Intent } from './intents.ts'
 import { TRAINING } from './corpus/training.ts'
 import { HELD_OUT } from './corpus/held-out.ts'
+import { HELD_OUT_2 } from './corpus/held-out-2.ts'
 
 const intentOf = (message: string) => classify(message, extractEntities(message)).intent
 
@@ -19,6 +20,7 @@ describe('classifier corpus', () => {
     for (const intent of INTENTS) {
       assert.ok(TRAINING.filter(([i]) => i === intent).length >= 10, `${intent}: 10 training phrasings`)
       assert.ok(HELD_OUT.filter(([i]) => i === intent).length >= 3, `${intent}: 3 held-out phrasings`)
+      assert.ok(HELD_OUT_2.filter(([i]) => i === intent).length >= 3, `${intent}: 3 more held-out phrasings`)
     }
   })
 
@@ -28,12 +30,16 @@ describe('classifier corpus', () => {
     assert.ok(correct / total >= 0.97, misses.join('\n'))
   })
 
-  test('held-out phrasings (never tuned on): at least 90 % right', (t) => {
-    const { correct, total, misses } = accuracy(HELD_OUT)
-    t.diagnostic(`held-out accuracy ${correct}/${total} = ${((100 * correct) / total).toFixed(1)} %`)
-    for (const miss of misses) t.diagnostic(`miss: ${miss}`)
-    assert.ok(correct / total >= 0.9, misses.join('\n'))
-  })
+  // Honest figures are the first measurement of each set (README): 140/144 and 100/108. General
+  // fixes made after a measurement lift these; the floor guards against regressions.
+  for (const [name, set] of [['held-out 1', HELD_OUT], ['held-out 2', HELD_OUT_2]] as const) {
+    test(`${name} phrasings (never tuned on as sentences): at least 90 % right`, (t) => {
+      const { correct, total, misses } = accuracy(set)
+      t.diagnostic(`${name} accuracy ${correct}/${total} = ${((100 * correct) / total).toFixed(1)} %`)
+      for (const miss of misses) t.diagnostic(`miss: ${miss}`)
+      assert.ok(correct / total >= 0.9, misses.join('\n'))
+    })
+  }
 })
 
 describe('classifier behaviour', () => {

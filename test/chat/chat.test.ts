@@ -7,6 +7,7 @@ import { startFakeApi } from '../support/fake-http.ts'
 import { chat } from '../../src/chat/engine.ts'
 import { TRAINING } from '../../src/chat/corpus/training.ts'
 import { HELD_OUT } from '../../src/chat/corpus/held-out.ts'
+import { HELD_OUT_2 } from '../../src/chat/corpus/held-out-2.ts'
 import { AGENT_INTENTS } from '../../src/operations/agent/intents.ts'
 
 // The LLM refiner is configured against a local server speaking the chat-completions API; it
@@ -193,7 +194,7 @@ describe('suggested actions are valid calls of this API', () => {
     const ctx = fixture.app.ctx
     const holder = fixture.devnet.info.accounts.demoHolder
     let checked = 0
-    for (const [, message] of [...TRAINING, ...HELD_OUT]) {
+    for (const [, message] of [...TRAINING, ...HELD_OUT, ...HELD_OUT_2]) {
       for (const wallet of [undefined, holder]) {
         const result = await chat(ctx, { message, wallet })
         for (const action of result.actions) {
