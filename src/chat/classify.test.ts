@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { classify, canonicalWord, editDistance } from './classify.ts'
+import { classify, canonicalWord, canonicalForms, editDistance } from './classify.ts'
 import { extractEntities } from './extract.ts'
 import { INTENTS, type Intent } from './intents.ts'
 import { TRAINING } from './corpus/training.ts'
@@ -85,5 +85,6 @@ describe('classifier behaviour', () => {
     assert.equal(canonicalWord('burning'), 'burn')
     assert.equal(canonicalWord('stak'), 'stake')
     assert.equal(canonicalWord('mine'), 'mine', 'common words are never corrected')
+    assert.deepEqual(canonicalForms('registr').sort(), ['register', 'registry'], 'a near tie keeps both readings')
   })
 })

@@ -49,8 +49,8 @@ const RULES: Record<Intent, Rule[]> = {
   add_liquidity: [[4, 'LIQUIDITY'], [1.5, 'ADD', 'LIQUIDITY'], [3, '@MC', '@MG', 'ADD'], [-2.5, 'BUY', '!ADD'], [-2, 'UNSTAKE']],
   list_proposals: [[3, 'PROPOSAL'], [-3, 'IDEA'], [1.5, 'PROPOSAL', 'LIST'], [1, 'PROPOSAL', 'SHOW'], [1.5, 'VOTE', '!@pid', '!@support'], [2, 'VOTE', 'LIST', '!@pid'], [2, 'VOTE', 'WHAT', '!@pid'], [0.5, 'PROPOSAL', 'WHAT'],
     [-3.5, '@pid'], [-3, 'PROPOSE'], [-3, 'SUBMIT'], [-3, 'VETO'], [-2, 'VOTE', '@support'], [-2.5, 'QUEUE'], [-2.5, 'EXECUTE', '@pid']],
-  proposal_detail: [[3, '@pid'], [1.5, '@pid', 'DETAIL'], [1, '@pid', 'PROPOSAL'], [1, '@pid', 'QUESTION'], [-1.5, 'PROPOSE']],
-  vote: [[3.5, 'VOTE'], [-1.5, 'WHAT', '!@pid'], [1, '@support', '@pid'], [1, '@support', 'VOTE'], [1, '@pid', 'VOTE'], [-1, '!@pid'], [-3.5, 'VETO'], [-1, 'DETAIL', '!@support']],
+  proposal_detail: [[3, '@pid'], [-2.5, '@support'], [1.5, '@pid', 'DETAIL'], [1, '@pid', 'PROPOSAL'], [1, '@pid', 'QUESTION'], [-1.5, 'PROPOSE']],
+  vote: [[3.5, 'VOTE'], [2.5, '@support', '@pid', '!VETO'], [-1.5, 'WHAT', '!@pid'], [1, '@support', '@pid'], [1, '@support', 'VOTE'], [1, '@pid', 'VOTE'], [-1, '!@pid'], [-3.5, 'VETO'], [-1, 'DETAIL', '!@support']],
   queue_proposal: [[4, 'QUEUE'], [1.5, 'QUEUE', '@pid'], [1, 'PASSED', '@pid'], [-1.5, 'QUEUED', 'EXECUTE']],
   execute_proposal: [[4, 'EXECUTE'], [1.5, 'EXECUTE', '@pid'], [3, 'RUN', '@pid'], [1.5, 'RUN', 'PROPOSAL'], [1.5, 'QUEUED', 'EXECUTE'], [1, 'QUEUED', '@pid']],
   propose: [[4, 'PROPOSE'], [3, 'IDEA', 'PROPOSAL'], [1.5, 'PROPOSE', 'PROPOSAL'], [3, 'SUBMIT', 'PROPOSAL', '!@pid'], [1, 'MINT', 'PROPOSAL', '!@pid'], [-2.5, '@pid']],
@@ -119,10 +119,18 @@ export function editDistance(a: string, b: string, max = 2): number {
 
 const SUFFIXES = ['ings', 'ing', 'ers', 'er', 'ed', 'es', 's', 'd', 'y', 'z']
 
-const canonCache = new Map<string, string>()
+const canonCache = new Map<string, string[]>()
 
 /** The vocabulary word a typed word stands for: exact, an inflection, or one typo away. */
 export function canonicalWord(word: string): string {
+  return canonicalForms(word)[0]!
+}
+
+/**
+ * Every reading of a typed word: the best first, then those a typo leaves equally near
+ * ("registr": register and registry), so the rest of the message decides between them.
+ */
+export function canonicalForms(word: string): string[] {
   const cached = canonCache.get(word)
   if (cached !== undefined) return cached
   const result = canonicalUncached(word)
@@ -130,37 +138,39 @@ export function canonicalWord(word: string): string {
   return result
 }
 
-function canonicalUncached(word: string): string {
-  if (vocabulary.has(word) || KEEP.has(word)) return word
+function canonicalUncached(word: string): string[] {
+  if (vocabulary.has(word) || KEEP.has(word)) return [word]
   // Collapsed letter runs: "looksmaxxxx", "pleeease", "stakeee".
   const squeezed = word.replace(/(.)\1{2,}/g, '$1$1')
-  if (vocabulary.has(squeezed)) return squeezed
+  if (vocabulary.has(squeezed)) return [squeezed]
   for (const suffix of SUFFIXES) {
     if (word.length - suffix.length < 3 || !word.endsWith(suffix)) continue
     const stem = word.slice(0, -suffix.length)
-    if (vocabulary.has(stem)) return stem
-    if (vocabulary.has(`${stem}e`)) return `${stem}e`
+    if (vocabulary.has(stem)) return [stem]
+    if (vocabulary.has(`${stem}e`)) return [`${stem}e`]
     // "stopped" → "stop", "burnning" → "burn"
-    if (stem.length > 3 && stem.at(-1) === stem.at(-2) && vocabulary.has(stem.slice(0, -1))) return stem.slice(0, -1)
+    if (stem.length > 3 && stem.at(-1) === stem.at(-2) && vocabulary.has(stem.slice(0, -1))) return [stem.slice(0, -1)]
   }
-  if (word.length < 4 || /\d/.test(word)) return word
-  // One typo for words of 5+ letters (two for 9+); 4-letter words only when the first letter matches.
-  const max = word.length >= 9 ? 2 : 1
-  let best: string | undefined
-  let bestDistance = max + 0.5
+  if (word.length < 4 || /\d/.test(word)) return [word]
+  // One typo for words of 5+ letters (two for 9+, or 8+ starting with the same two letters);
+  // 4-letter words only when the first letter matches.
+  const max = word.length >= 8 ? 2 : 1
+  const scored: Array<[string, number]> = []
   for (let len = word.length - max; len <= word.length + max; len++) {
     for (const candidate of vocabByLength.get(len) ?? []) {
       if (candidate.length < 4) continue
       if ((word.length === 4 || candidate.length === 4) && candidate[0] !== word[0]) continue
+      if (word.length < 9 && editDistance(word, candidate, 1) > 1 && candidate.slice(0, 2) !== word.slice(0, 2)) continue
       // Ties go to the longer word that starts alike: a dropped letter is the commonest typo.
       const distance = editDistance(word, candidate, max) - (candidate.length > word.length ? 0.1 : 0) - (candidate[0] === word[0] ? 0.05 : 0) - (conceptsOfWord.has(candidate) ? 0.02 : 0) - (candidate.startsWith(word) ? 0.03 : 0)
-      if (distance < bestDistance) {
-        best = candidate
-        bestDistance = distance
-      }
+      scored.push([candidate, distance])
     }
   }
-  return best ?? word
+  if (!scored.length) return [word]
+  // Readings within a tie-break of the best are kept as alternates.
+  const bestDistance = Math.min(...scored.map(([, d]) => d))
+  if (bestDistance > max + 0.5) return [word]
+  return scored.filter(([, d]) => d <= bestDistance + 0.04).sort((a, b) => a[1] - b[1]).map(([c]) => c)
 }
 
 /** Lower-cases, drops addresses, names and numbers, expands slang and corrects typos. */
@@ -174,12 +184,19 @@ export function normalise(message: string): string[] {
     .replace(/(?<![a-z])[$#]?\d[\d.,]*\s*(?:k|m|mil|million|thousand)?\b/g, ' ')
     .replace(/[^a-z0-9&/ ]+/g, ' ')
   const words: string[] = []
+  const alternates: string[] = []
   for (const raw of text.split(/\s+/)) {
     if (!raw) continue
     const expanded = SLANG[raw] ?? raw
-    for (const word of expanded.split(' ')) if (word) words.push(canonicalWord(word))
+    for (const word of expanded.split(' ')) {
+      if (!word) continue
+      const [first, ...others] = canonicalForms(word)
+      words.push(first!)
+      alternates.push(...others)
+    }
   }
-  return words
+  // Other readings of ambiguous typos come last, so they evoke concepts but join no phrase.
+  return alternates.length ? [...words, '|', ...alternates] : words
 }
 
 /** The concepts a message evokes. */

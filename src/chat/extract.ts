@@ -101,7 +101,7 @@ export function extractEntities(message: string): Entities {
   entities.parties = [...entities.addresses, ...entities.names].sort((a, b) => lower.indexOf(a.toLowerCase()) - lower.indexOf(b.toLowerCase()))
 
   // Proposal ids: "proposal 4", "proposal #4", "prop id 4", "pid 4", "#4".
-  text = text.replace(/\b(?:proposals?|props?|proposl|proposel|pid|id)\s*(?:id|number|no\.?|num)?\s*#?\s*(\d{1,6})\b/g, (_m, id: string) => {
+  text = text.replace(/\b(?:proposals?|props?|proposl|proposel|pid|id)\s*(?:id|number|no\.?|num|nr\.?|n°)?\s*#?\s*(\d{1,6})\b/g, (_m, id: string) => {
     entities.proposalId ??= Number(id)
     return ' proposal '
   })

@@ -4,7 +4,7 @@
  * over concepts and entities, never over whole sentences.
  */
 export const CONCEPTS: Record<string, string[]> = {
-  LOOKSMAXX: ['looksmaxx', 'looksmax', 'lookmaxx', 'lookmax', 'looksmaxxing', 'looksmaxing', 'looksmaxxed', 'looksmaxed', 'looksmaxxer', 'looksmaxer', 'glowup', 'glow up', 'lasereyes', 'laser eyes', 'laser eye', 'chadify', 'chadded'],
+  LOOKSMAXX: ['looksmaxx', 'looksmax', 'lookmaxx', 'lookmax', 'looksmaxxing', 'looksmaxing', 'looksmaxxed', 'looksmaxed', 'looksmaxxer', 'looksmaxer', 'glowup', 'glow up', 'lasereyes', 'laser eyes', 'laser eye', 'chadify', 'chadded', 'look like', 'look better', 'look good', 'look hot', 'hotter', 'better looking'],
   PORTRAIT: ['portrait', 'pfp', 'picture', 'pic', 'image', 'selfie', 'photo', 'face', 'avatar', 'jpeg', 'jpg', 'art', 'artwork', 'headshot', 'chads'],
   MINT: ['mint', 'generate', 'create', 'make', 'made', 'render', 'produce', 'craft'],
   NFT: ['nft', 'nfts'],
@@ -95,7 +95,7 @@ export const SLANG: Record<string, string> = {
   u: 'you', ur: 'your', r: 'are', y: 'why', pls: '', plz: '', pleas: '', please: '', thx: '', ty: '', ser: '', fren: '', bro: '', bruh: '', fam: '', ok: '', okay: '', lol: '', lmao: '', ngl: '', tbh: '', rn: 'now', asap: '', lmk: '', fr: '', srsly: '', pleaseee: '', plss: '', plox: '',
   wat: 'what', wot: 'what', wut: 'what', whats: 'whats', "what's": 'whats', wats: 'whats', whatis: 'what is', howmuch: 'how much', hw: 'how', hows: 'how', "how's": 'how',
   wen: 'when', gimme: 'give me', lemme: 'let me', wanna: 'want to', gonna: 'going to', gotta: 'got to', tryna: 'trying to', im: 'im', "i'm": 'im', "i've": 'ive', ive: 'ive', dont: 'dont', "don't": 'dont', cant: 'cant', "can't": 'cant',
-  swp: 'swap', swao: 'swap', compair: 'compare', compaire: 'compare', schedual: 'schedule', shedule: 'schedule', sched: 'schedule', stakin: 'staking', pfp: 'pfp',
+  swp: 'swap', brn: 'burn', vot: 'vote', stk: 'stake', prc: 'price', swao: 'swap', compair: 'compare', compaire: 'compare', schedual: 'schedule', shedule: 'schedule', sched: 'schedule', stakin: 'staking', pfp: 'pfp',
   bal: 'balance', bals: 'balance', lb: 'leaderboard', lboard: 'leaderboard', px: 'price', gov: 'governance', addy: 'address', addr: 'address', addys: 'address', addrs: 'address',
   tx: 'tx', txn: 'tx', txns: 'txs', props: 'proposals', prop: 'proposal', stats: 'stats', statz: 'stats', info: 'info', nfts: 'nft', jpegs: 'jpeg', pfps: 'pfp', pics: 'pic',
   reffs: 'referral', refs: 'referral', reff: 'referral', referals: 'referral', referrals: 'referral', comp: 'compare', eli5: 'eli5', lp: 'lp', lps: 'lp', liq: 'liquidity',
