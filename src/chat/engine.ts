@@ -98,14 +98,18 @@ async function answerIntent(classification: Classification, input: IntentInput, 
       intent,
       answer: `I understood "${intent.replace(/_/g, ' ')}", but this capability is not available on this deployment yet.`,
       data: null,
-      actions: closestActions(classification, input, runner, intent),
+      actions: [
+        runner.action({ operationId: 'get_agent_index', input: {}, label: 'Every endpoint of this deployment' }),
+        ...closestActions(classification, input, runner, intent),
+      ].filter((a): a is ChatAction => a !== undefined),
       operationId: null,
       error: null,
     }
   }
   const built = spec.input(input, operationId)
   if (isMissing(built)) {
-    return { intent, answer: `To help with ${intent.replace(/_/g, ' ')}: ${built.hint}`, data: null, actions: fallbackActions(intent, input, runner), operationId, error: null }
+    const hint = built.hint.charAt(0).toUpperCase() + built.hint.slice(1)
+    return { intent, answer: `I understood "${intent.replace(/_/g, ' ')}". ${hint}`, data: null, actions: fallbackActions(intent, input, runner), operationId: null, error: null }
   }
   const outcome = await runner.run(operationId, built)
   if (!outcome.ok) {
@@ -191,7 +195,7 @@ type Side = { who: string; data?: any; error?: { code: string; message: string }
 async function compare(input: IntentInput, runner: Runner): Promise<Answer> {
   const { entities } = input
   const who: string[] = [...entities.parties]
-  if (who.length === 1 && input.requestWallet && !who.includes(input.requestWallet)) who.unshift(input.requestWallet)
+  if (who.length === 1 && input.requestWallet && !who.includes(input.requestWallet)) who.push(input.requestWallet)
   const base = { intent: 'compare' as const, operationId: 'get_identity' }
   if (who.length < 2) {
     return { ...base, answer: 'Name two wallets or .mega names to compare, e.g. "compare alice.mega vs bob.mega" (or one, with your wallet as context).', data: null, actions: [], error: null }

@@ -237,7 +237,10 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     description: 'Recurring burns: not automated by the service; what to do each time',
     example: 'burn every week',
     operations: ['get_wallet'],
-    input: walletOr,
+    input: (ctx) =>
+      ctx.wallet
+        ? { address: ctx.wallet }
+        : { missing: 'wallet', hint: 'the service does not run recurring burns for you (it never holds your keys); each time, get the plan and send it. Send your wallet to see whether it can burn now.' },
     answer: (d) =>
       `The service does not run recurring burns for you (it never holds your keys). Each time: get the plan and send it; right now ${d.address} ${d.burnEligibility?.canBurn ? 'can burn' : `needs ${fmt(d.burnEligibility?.tokensNeeded)} more tokens`}.`,
     next: (ctx) => plan(ctx),

@@ -150,6 +150,21 @@ describe('POST /api/agent/chat: intents end to end on the devnet', () => {
     if (fixture.app.ctx.operations.some((op) => op.id === 'build_staking_tx')) return
     assert.equal(body.data, null)
     assert.match(body.answer, /not available on this deployment/)
+    assert.equal(body.actions[0].endpoint, '/api/agent')
+  })
+
+  test('compare with one party and the request wallet: the named party, then the wallet', async () => {
+    const agent = fixture.devnet.info.accounts.agents[2]!
+    const { body } = await post({ message: 'compare demo.mega with me', wallet: agent })
+    assert.equal(body.intent, 'compare')
+    assert.deepEqual(body.data.sideBySide.map((r: any) => r.address), [getAddress(fixture.devnet.info.accounts.demoHolder), getAddress(agent)])
+  })
+
+  test('schedule without a wallet says what the service does and does not do, calling nothing', async () => {
+    const { body } = await post({ message: 'schedule a weekly burn' })
+    assert.equal(body.intent, 'schedule')
+    assert.equal(body.operationId, null)
+    assert.match(body.answer, /does not run recurring burns/)
   })
 
   test('an unclear message gets the closest intents as suggestions', async () => {
