@@ -17,16 +17,16 @@ const RULES: Record<Intent, Rule[]> = {
   cross_chain_looksmaxx: [[2, '@chain'], [2, '@chain', 'LOOKSMAXX'], [2, '@chain', 'PORTRAIT'], [2, '@chain', 'BURN'], [1, '@chain', 'MINT'], [1, '@chain', 'BUY'],
     [-1, '@chain', 'BRIDGE', '!LOOKSMAXX', '!PORTRAIT', '!BURN', '!MINT']],
   swap: [[2.5, 'BUY'], [2, 'QUOTE'], [1.5, 'QUOTE', '@eth'], [1, '@eth', '@MC'], [2.5, '@MC', 'GET', '!BURN'], [1, '@eth', 'BUY'], [2, 'HOW_MUCH', '@MC', '@eth'], [0.5, '@MC', 'BUY'],
-    [-3.5, '@MG'], [-2, 'LIQUIDITY'], [-2.5, '@chain'], [-1.5, 'BURN', '!@eth'], [-2, 'STAKE'], [-2, 'SCHEDULE'], [-2, 'REWARD']],
-  burn: [[2.5, 'BURN'], [0.5, 'BURN', '@amount'], [-1, 'PORTRAIT'], [-3, '@count'], [-3, 'GASLESS'], [-2.5, 'SCHEDULE'], [-2, 'STATS'], [-2, 'LEADER'], [-1.5, 'PRICE'], [-2.5, '@chain'],
+    [-3.5, '@MG'], [-2, '@venue'], [-2, 'LIQUIDITY'], [-2.5, '@chain'], [-1.5, 'BURN', '!@eth'], [-2, 'STAKE'], [-2, 'SCHEDULE'], [-2, 'REWARD']],
+  burn: [[2.5, 'BURN'], [-2, 'COST_Q', '@ETHword'], [0.5, 'BURN', '@amount'], [-1, 'PORTRAIT'], [-3, '@count'], [-3, 'GASLESS'], [-2.5, 'SCHEDULE'], [-2, 'STATS'], [-2, 'LEADER'], [-1.5, 'PRICE'], [-2.5, '@chain'],
     [-2, 'ELIGIBLE'], [-1.5, 'HOW_MUCH', '!SELF'], [-1.5, 'WHO'], [-1.5, 'GALLERY'], [-1.5, 'RECENT'], [-2, 'CAN', '@addr'], [-1.5, 'READY', 'SELF'], [-2, 'SIGN'], [-2.5, 'MULTI']],
   bridge: [[3.5, 'BRIDGE'], [1, 'CHAIN_WORD', 'GET'], [2, 'GET', 'MEGAETH'], [1, '@chain', 'BRIDGE'], [-2.5, '@chain', 'LOOKSMAXX'], [-2, '@chain', 'PORTRAIT'], [-2, '@chain', 'BURN'], [-1.5, 'STAKE'], [-1, '@MG'], [-2, 'REGISTRY']],
-  price: [[3.5, 'PRICE'], [2.5, 'COST_Q', 'PORTRAIT', '!SELF'], [2.5, 'COST_Q', 'LOOKSMAXX', '!SELF'], [3, 'HOW_MUCH', '@MC', '!@eth', '!SELF'], [0.5, 'PRICE', '@MC'], [-2, 'BUY'], [-2.5, '@count'], [-1.5, 'LIQUIDITY'], [-2.5, '@MG'], [-1.5, 'STAKE'], [-2, 'GAS'], [-2, 'QUOTE']],
+  price: [[3.5, 'PRICE'], [2.5, 'HOW_MUCH', '@ETHword', '!@eth', 'BURN'], [2.5, 'COST_Q', 'PORTRAIT', '!SELF'], [2.5, 'COST_Q', 'LOOKSMAXX', '!SELF'], [3, 'HOW_MUCH', '@MC', '!@eth', '!SELF'], [0.5, 'PRICE', '@MC'], [-2, 'BUY'], [-2.5, '@count'], [-1.5, 'LIQUIDITY'], [-2.5, '@MG'], [-1.5, 'STAKE'], [-2, 'GAS'], [-2, 'QUOTE']],
   stats: [[3, 'STATS'], [3, 'HOW_MUCH', 'BURN', '!SELF'], [2.5, 'HOW_MUCH', 'MINT', '!SELF'], [1, 'HOW_MUCH', 'PORTRAIT', '!SELF'], [1, 'STATS', 'BURN'], [1, 'TOKEN_WORD', 'STATS'],
     [-2, 'SELF', 'HOW_MUCH'], [-2, 'STAKE'], [-2, 'REFERRAL'], [-1.5, 'PROPOSAL'], [-1.5, 'NFT', 'SELF']],
   wallet: [[3, 'BALANCE'], [2.5, 'ELIGIBLE'], [1.5, 'CHECK'], [1.5, 'WALLET'], [1.5, 'WALLET', 'SELF'], [2, 'WALLET', 'CHECK'], [3, 'READY', 'SELF', 'BURN'], [1, '@addr', '!COMPARE'], [2, 'CAN', 'BURN', '@addr'], [3, 'HOW_MUCH', 'SELF', 'OWN', '!NFT', '!STAKE'],
     [-2.5, 'STAKE'], [-2, 'REFERRAL'], [-2.5, 'NFT'], [-2.5, 'GASLESS'], [-2.5, 'COMPARE'], [-1.5, 'IDENTITY'], [-2, '@two'], [-1.5, 'POSITION'], [-2, 'LIQUIDITY'], [-2, 'MEGAETH'], [-2, 'REGISTRY'], [-3, '@chain'], [-2.5, 'NO_ETH'], [-2.5, 'BURN', '!@addr', '!CAN', '!ELIGIBLE', '!READY', '!BALANCE', '!CHECK']],
-  gallery: [[3.5, 'GALLERY'], [3, 'RECENT', 'LOOKSMAXX'], [3, 'PORTRAIT', 'RECENT'], [2.5, 'PORTRAIT', 'SHOW'], [2.5, 'RECENT', 'BURN', '!SELF'], [2, 'PEOPLE', '!LEADER', '!REFERRAL'], [1, 'PEOPLE', 'MINT'], [1, 'RECENT', 'MINT'], [1.5, 'NFT', 'RECENT'], [1, '@count', 'RECENT'],
+  gallery: [[3.5, 'GALLERY'], [1.5, 'PEOPLE', 'SHOW'], [3, 'RECENT', 'LOOKSMAXX'], [3, 'PORTRAIT', 'RECENT'], [2.5, 'PORTRAIT', 'SHOW'], [2.5, 'RECENT', 'BURN', '!SELF'], [2, 'PEOPLE', '!LEADER', '!REFERRAL'], [1, 'PEOPLE', 'MINT'], [1, 'RECENT', 'MINT'], [1.5, 'NFT', 'RECENT'], [1, '@count', 'RECENT'],
     [-2, 'ACTIVITY'], [-2, 'LEADER'], [-1.5, 'SELF', '!SHOW'], [-2, '@chain']],
   leaderboard: [[3.5, 'LEADER'], [1.5, 'BEST'], [2, 'BEST', 'BURNER'], [1.5, 'BURNER'], [1.5, 'WHO', 'BURN'], [1, 'LEADER', 'BURN'], [-2, '@addrOrName'], [-2, 'REFERRAL'], [-2, 'STAKE']],
   referral: [[3.5, 'REFERRAL'], [-2, '@venue'], [-2, 'EARN', 'STAKE'], [1.5, 'EARN', '!STAKE', '!CLAIM'], [1, 'CODE', 'REFERRAL'], [1, 'EARN', 'REFERRAL'], [-3, 'REGISTER'], [-2, 'STAKE'], [-1.5, 'AGENT', '!EARN', '!CODE']],
@@ -36,14 +36,14 @@ const RULES: Record<Intent, Rule[]> = {
   multi_burn: [[2.5, '@count'], [2, '@count', 'BURN'], [2, '@count', 'LOOKSMAXX'], [2, '@count', 'PORTRAIT'], [3, 'MULTI', 'BURN'], [3, 'MULTI', 'PORTRAIT'], [3, 'MULTI', 'LOOKSMAXX'],
     [-3, 'SCHEDULE'], [-3, '@pid'], [-2, 'GALLERY'], [-2, 'LEADER'], [-3, 'RECENT']],
   schedule: [[4, 'SCHEDULE'], [1, 'SCHEDULE', 'BURN'], [1, 'SCHEDULE', 'LOOKSMAXX'], [-3.5, 'EMISSION'], [-2, 'PROPOSAL'], [-2, 'STAKE', '!BURN']],
-  about: [[2.5, 'ABOUT'], [2.5, 'GREETING', '!@topic'], [1, 'ABOUT', 'SERVICE'], [-1.5, '@topic'], [-2, '@addrOrName']],
+  about: [[2.5, 'ABOUT'], [2.5, 'WHAT', 'SERVICE', '!@topic', '!ABOUT'], [-2, 'GET'], [-1, '@amount'], [2.5, 'GREETING', '!@topic'], [1, 'ABOUT', 'SERVICE'], [-1.5, '@topic'], [-2, '@addrOrName']],
   identity: [[3.5, 'IDENTITY'], [-2.5, 'BOOST'], [1.5, 'WHO_IS'], [2, 'WHO_IS', '@addrOrName'], [1.5, '@addrOrName'], [1, '@name'], [1.5, 'ABOUT', '@addrOrName'],
     [-3, 'COMPARE'], [-2.5, '@two'], [-2.5, 'NFT'], [-2, 'BALANCE'], [-2, 'ELIGIBLE'], [-2, 'REFERRAL'], [-2, 'STAKE'], [-2, 'CAN', 'BURN'], [-2, 'LOOKSMAXX'], [-2, 'POSITION'], [-2, 'LEADER']],
-  stake: [[3.5, 'STAKE'], [1, '@venue'], [2.5, 'DEPOSIT', '@venue'], [1.5, 'DEPOSIT', 'STAKE'], [0.5, 'STAKE', '@amount'],
+  stake: [[3.5, 'STAKE'], [2, '@venue'], [1.5, 'ADD', '@venue'], [-3, 'BACK'], [-2, 'DETAIL'], [2.5, 'DEPOSIT', '@venue'], [1.5, 'DEPOSIT', 'STAKE'], [0.5, 'STAKE', '@amount'],
     [-3.5, 'UNSTAKE'], [-3, 'CLAIM'], [-3, 'POSITION'], [-2.5, 'HOW_MUCH', 'SELF'], [-3, 'SAFETY'], [-2.5, 'NFT'], [-3, 'BOOST'], [-2.5, 'PENDING'], [-2, 'EMISSION'], [-1.5, 'REWARD', '!@amount'], [-2.5, 'SHOW'], [-2.5, 'STATS'], [-3, 'OUT'], [-2, 'REGISTRY']],
-  unstake: [[4, 'UNSTAKE'], [1, 'UNSTAKE', '@venue'], [1, 'UNSTAKE', 'STAKE'], [3, 'OUT', '@venue'], [3.5, 'OUT', 'STAKE'], [-2.5, 'REWARD'], [-2, 'LIQUIDITY'], [-2.5, 'CLAIM']],
+  unstake: [[4, 'UNSTAKE'], [3, 'BACK', 'STAKE'], [1, 'UNSTAKE', '@venue'], [1, 'UNSTAKE', 'STAKE'], [3, 'OUT', '@venue'], [3.5, 'OUT', 'STAKE'], [-2.5, 'REWARD'], [-2, 'LIQUIDITY'], [-2.5, 'CLAIM']],
   claim_rewards: [[4, 'CLAIM'], [1.5, 'REWARD', '!POSITION', '!REFERRAL', '!EMISSION', '!PENDING', '!WHEN'], [2.5, 'UNSTAKE', 'REWARD'], [2, 'GET', 'REWARD'], [1, 'CLAIM', '@venue'], [0.5, 'CLAIM', 'REWARD'], [-2, 'REFERRAL'], [-2, 'PENDING', '!CLAIM'], [-1.5, 'HOW_MUCH', '!CLAIM']],
-  staking_position: [[4, 'POSITION'], [3, 'EARN', '@venue'], [2.5, 'EARN', 'STAKE'], [2.5, 'STAKE', 'HOW_MUCH'], [3, 'PENDING'], [1, 'STAKE', 'CHECK'], [3, 'STAKE', 'SHOW', 'SELF'], [3, 'STAKE', 'STATS'], [1, 'REWARD', 'HOW_MUCH'], [-2, 'CLAIM', '!PENDING'], [-2, 'BOOST'], [-2, 'SAFETY'], [-2, 'EMISSION']],
+  staking_position: [[4, 'POSITION'], [2.5, 'STAKE', 'DETAIL'], [3, 'EARN', '@venue'], [2.5, 'EARN', 'STAKE'], [2.5, 'STAKE', 'HOW_MUCH'], [3, 'PENDING'], [1, 'STAKE', 'CHECK'], [3, 'STAKE', 'SHOW', 'SELF'], [3, 'STAKE', 'STATS'], [1, 'REWARD', 'HOW_MUCH'], [-2, 'CLAIM', '!PENDING'], [-2, 'BOOST'], [-2, 'SAFETY'], [-2, 'EMISSION']],
   swap_mc_mg: [[3, '@MG', 'BUY'], [2.5, '@MG', '@MC'], [1.5, '@MG'], [2, '@MG', 'GET', '!REWARD'], [3.5, 'LIQUIDITY', 'BUY', '!ADD'], [1, 'HOW_MUCH', '@MG', '@MC'],
     [-3.5, 'LIQUIDITY', 'ADD'], [-3, 'ADD', '!BUY'], [-2.5, 'STAKE'], [-3, 'EMISSION'], [-2, 'LIQUIDITY', '!BUY'], [-2, 'UNSTAKE'], [-2, 'CLAIM'], [-2, 'REWARD']],
   add_liquidity: [[4, 'LIQUIDITY'], [1.5, 'ADD', 'LIQUIDITY'], [3, '@MC', '@MG', 'ADD'], [-2.5, 'BUY', '!ADD'], [-2, 'UNSTAKE']],
@@ -51,8 +51,8 @@ const RULES: Record<Intent, Rule[]> = {
     [-3.5, '@pid'], [-3, 'PROPOSE'], [-3, 'SUBMIT'], [-3, 'VETO'], [-2, 'VOTE', '@support'], [-2.5, 'QUEUE'], [-2.5, 'EXECUTE', '@pid']],
   proposal_detail: [[3, '@pid'], [-2.5, '@support'], [1.5, '@pid', 'DETAIL'], [1, '@pid', 'PROPOSAL'], [1, '@pid', 'QUESTION'], [-1.5, 'PROPOSE']],
   vote: [[3.5, 'VOTE'], [2.5, '@support', '@pid', '!VETO'], [-1.5, 'WHAT', '!@pid'], [1, '@support', '@pid'], [1, '@support', 'VOTE'], [1, '@pid', 'VOTE'], [-1, '!@pid'], [-3.5, 'VETO'], [-1, 'DETAIL', '!@support']],
-  queue_proposal: [[4, 'QUEUE'], [1.5, 'QUEUE', '@pid'], [1, 'PASSED', '@pid'], [-1.5, 'QUEUED', 'EXECUTE']],
-  execute_proposal: [[4, 'EXECUTE'], [1.5, 'EXECUTE', '@pid'], [3, 'RUN', '@pid'], [1.5, 'RUN', 'PROPOSAL'], [1.5, 'QUEUED', 'EXECUTE'], [1, 'QUEUED', '@pid']],
+  queue_proposal: [[4, 'QUEUE'], [-1.5, 'EXECUTE'], [1.5, 'QUEUE', '@pid'], [1, 'PASSED', '@pid'], [-1.5, 'QUEUED', 'EXECUTE']],
+  execute_proposal: [[4, 'EXECUTE'], [1.5, 'EXECUTE', 'QUEUE'], [1.5, 'EXECUTE', '@pid'], [3, 'RUN', '@pid'], [1.5, 'RUN', 'PROPOSAL'], [1.5, 'QUEUED', 'EXECUTE'], [1, 'QUEUED', '@pid']],
   propose: [[4, 'PROPOSE'], [3, 'IDEA', 'PROPOSAL'], [1.5, 'PROPOSE', 'PROPOSAL'], [3, 'SUBMIT', 'PROPOSAL', '!@pid'], [1, 'MINT', 'PROPOSAL', '!@pid'], [-2.5, '@pid']],
   veto: [[4.5, 'VETO'], [1, '@pid', 'VETO'], [-1.5, 'VETO', 'GAS']],
   emission_schedule: [[4, 'EMISSION'], [1.5, 'REWARD', 'WHEN'], [1, '@MG', 'WHEN'], [1, 'EMISSION', 'SCHEDULE']],
@@ -225,6 +225,7 @@ function entityFeatures(entities: Entities, concepts: Set<string>): Set<string> 
   if (entities.amounts.some((a) => a.token === 'ETH')) features.add('@eth')
   if (entities.tokens.includes('MC')) features.add('@MC')
   if (entities.tokens.includes('MG')) features.add('@MG')
+  if (entities.tokens.includes('ETH')) features.add('@ETHword')
   if (TOPICS.some((t) => concepts.has(t))) features.add('@topic')
   return features
 }

@@ -26,6 +26,7 @@ export const CONCEPTS: Record<string, string[]> = {
   PLAN: ['plan', 'steps', 'flow', 'walkthrough', 'walk me through', 'step by step'],
   MEGAETH: ['megaeth', 'mega eth'],
   OUT: ['out', 'outta'],
+  BACK: ['back', 'return', 'returned'],
   CHECK: ['check', 'inspect', 'verify', 'scan'],
   WALLET: ['wallet', 'account', 'address', 'addy'],
   GALLERY: ['gallery', 'showcase', 'exhibit', 'collection'],
