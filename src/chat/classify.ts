@@ -11,25 +11,28 @@ type Rule = [weight: number, ...conditions: string[]]
 /** Concepts that make a message about something specific (so not a general "about"). */
 const TOPICS = ['LOOKSMAXX', 'BURN', 'BUY', 'BRIDGE', 'PRICE', 'STATS', 'BALANCE', 'GALLERY', 'LEADER', 'REFERRAL', 'GASLESS', 'COMPARE', 'SCHEDULE', 'STAKE', 'UNSTAKE', 'CLAIM', 'LIQUIDITY', 'PROPOSAL', 'VOTE', 'VETO', 'EMISSION', 'REGISTRY', 'SAFETY', 'ACTIVITY', 'PORTRAIT', 'NFT', 'IDENTITY', 'POSITION', 'BOOST', 'INVENTORY', 'QUEUE', 'EXECUTE', 'PROPOSE', 'WALLET', 'MEGAETH', 'QUOTE']
 
+/** Concepts that carry no request of their own. */
+const TRIVIAL = new Set(['QUESTION', 'WHAT', 'SELF', 'SERVICE', 'TOKEN_WORD'])
+
 const RULES: Record<Intent, Rule[]> = {
   looksmaxx: [[3, 'LOOKSMAXX'], [-2, 'STATS'], [-2, 'PRICE'], [-2, 'ELIGIBLE'], [2.5, 'PORTRAIT'], [1.5, 'PORTRAIT', 'NFT'], [1, 'MINT', 'PORTRAIT'], [1.5, 'MINT', 'NFT', '!RECENT'], [1.5, 'BURN', 'PORTRAIT'], [1, 'BURN', 'MINT'], [0.5, 'NFT', 'GET'],
     [-2, '@count'], [-2.5, '@chain'], [-2, 'SCHEDULE'], [-1.5, 'RECENT'], [-1.5, 'PEOPLE'], [-2, 'GALLERY'], [-2, 'LEADER'], [-1.5, 'COMPARE'], [-2, 'HOW_MUCH', '!SELF'], [-2, 'SHOW', '!LOOKSMAXX'], [1.5, 'PLAN']],
   cross_chain_looksmaxx: [[2, '@chain'], [2, '@chain', 'LOOKSMAXX'], [2, '@chain', 'PORTRAIT'], [2, '@chain', 'BURN'], [1, '@chain', 'MINT'], [1, '@chain', 'BUY'],
     [-1, '@chain', 'BRIDGE', '!LOOKSMAXX', '!PORTRAIT', '!BURN', '!MINT']],
-  swap: [[2.5, 'BUY'], [2, 'QUOTE'], [1.5, 'QUOTE', '@eth'], [1, '@eth', '@MC'], [2.5, '@MC', 'GET', '!BURN'], [1, '@eth', 'BUY'], [2, 'HOW_MUCH', '@MC', '@eth'], [0.5, '@MC', 'BUY'],
+  swap: [[2.5, 'BUY'], [2.5, '@eth', '@MC', '!BURN', '!PRICE'], [2, 'QUOTE'], [1.5, 'QUOTE', '@eth'], [1, '@eth', '@MC'], [2.5, '@MC', 'GET', '!BURN'], [1, '@eth', 'BUY'], [2, 'HOW_MUCH', '@MC', '@eth'], [0.5, '@MC', 'BUY'],
     [-3.5, '@MG'], [-2, '@venue'], [-2, 'LIQUIDITY'], [-2.5, '@chain'], [-1.5, 'BURN', '!@eth'], [-2, 'STAKE'], [-2, 'SCHEDULE'], [-2, 'REWARD']],
   burn: [[2.5, 'BURN'], [-2, 'COST_Q', '@ETHword'], [0.5, 'BURN', '@amount'], [-1, 'PORTRAIT'], [-3, '@count'], [-3, 'GASLESS'], [-2.5, 'SCHEDULE'], [-2, 'STATS'], [-2, 'LEADER'], [-1.5, 'PRICE'], [-2.5, '@chain'],
     [-2, 'ELIGIBLE'], [-1.5, 'HOW_MUCH', '!SELF'], [-1.5, 'WHO'], [-1.5, 'GALLERY'], [-1.5, 'RECENT'], [-2, 'CAN', '@addr'], [-1.5, 'READY', 'SELF'], [-2, 'SIGN'], [-2.5, 'MULTI']],
   bridge: [[3.5, 'BRIDGE'], [1, 'CHAIN_WORD', 'GET'], [2, 'GET', 'MEGAETH'], [1, '@chain', 'BRIDGE'], [-2.5, '@chain', 'LOOKSMAXX'], [-2, '@chain', 'PORTRAIT'], [-2, '@chain', 'BURN'], [-1.5, 'STAKE'], [-1, '@MG'], [-2, 'REGISTRY']],
-  price: [[3.5, 'PRICE'], [2.5, 'HOW_MUCH', '@ETHword', '!@eth', 'BURN'], [2.5, 'COST_Q', 'PORTRAIT', '!SELF'], [2.5, 'COST_Q', 'LOOKSMAXX', '!SELF'], [3, 'HOW_MUCH', '@MC', '!@eth', '!SELF'], [0.5, 'PRICE', '@MC'], [-2, 'BUY'], [-2.5, '@count'], [-1.5, 'LIQUIDITY'], [-2.5, '@MG'], [-1.5, 'STAKE'], [-2, 'GAS'], [-2, 'QUOTE']],
+  price: [[3.5, 'PRICE'], [2.5, '@MC', '@ETHword', '!@amount', '!@topic', '!GET'], [2.5, 'HOW_MUCH', '@ETHword', '!@eth', 'BURN'], [2.5, 'COST_Q', 'PORTRAIT', '!SELF'], [2.5, 'COST_Q', 'LOOKSMAXX', '!SELF'], [3, 'HOW_MUCH', '@MC', '!@eth', '!SELF'], [0.5, 'PRICE', '@MC'], [-2, 'BUY'], [-2.5, '@count'], [-1.5, 'LIQUIDITY'], [-2.5, '@MG'], [-1.5, 'STAKE'], [-2, 'GAS'], [-2, 'QUOTE']],
   stats: [[3, 'STATS'], [3, 'HOW_MUCH', 'BURN', '!SELF'], [2.5, 'HOW_MUCH', 'MINT', '!SELF'], [1, 'HOW_MUCH', 'PORTRAIT', '!SELF'], [1, 'STATS', 'BURN'], [1, 'TOKEN_WORD', 'STATS'],
     [-2, 'SELF', 'HOW_MUCH'], [-2, 'STAKE'], [-2, 'REFERRAL'], [-1.5, 'PROPOSAL'], [-1.5, 'NFT', 'SELF']],
-  wallet: [[3, 'BALANCE'], [2.5, 'ELIGIBLE'], [1.5, 'CHECK'], [1.5, 'WALLET'], [1.5, 'WALLET', 'SELF'], [2, 'WALLET', 'CHECK'], [3, 'READY', 'SELF', 'BURN'], [1, '@addr', '!COMPARE'], [2, 'CAN', 'BURN', '@addr'], [3, 'HOW_MUCH', 'SELF', 'OWN', '!NFT', '!STAKE'],
+  wallet: [[3, 'BALANCE'], [2.5, '@addr', '@bare'], [2.5, 'ELIGIBLE'], [1.5, 'CHECK'], [1.5, 'WALLET'], [1.5, 'WALLET', 'SELF'], [2, 'WALLET', 'CHECK'], [3, 'READY', 'SELF', 'BURN'], [1, '@addr', '!COMPARE'], [2, 'CAN', 'BURN', '@addr'], [3, 'HOW_MUCH', 'SELF', 'OWN', '!NFT', '!STAKE'],
     [-2.5, 'STAKE'], [-2, 'REFERRAL'], [-2.5, 'NFT'], [-2.5, 'GASLESS'], [-2.5, 'COMPARE'], [-1.5, 'IDENTITY'], [-2, '@two'], [-1.5, 'POSITION'], [-2, 'LIQUIDITY'], [-2, 'MEGAETH'], [-2, 'REGISTRY'], [-3, '@chain'], [-2.5, 'NO_ETH'], [-2.5, 'BURN', '!@addr', '!CAN', '!ELIGIBLE', '!READY', '!BALANCE', '!CHECK']],
-  gallery: [[3.5, 'GALLERY'], [1.5, 'PEOPLE', 'SHOW'], [3, 'RECENT', 'LOOKSMAXX'], [3, 'PORTRAIT', 'RECENT'], [2.5, 'PORTRAIT', 'SHOW'], [2.5, 'RECENT', 'BURN', '!SELF'], [2, 'PEOPLE', '!LEADER', '!REFERRAL'], [1, 'PEOPLE', 'MINT'], [1, 'RECENT', 'MINT'], [1.5, 'NFT', 'RECENT'], [1, '@count', 'RECENT'],
+  gallery: [[3.5, 'GALLERY'], [1.5, 'PEOPLE', 'SHOW'], [3, 'RECENT', 'LOOKSMAXX'], [3, 'PORTRAIT', 'RECENT'], [2.5, 'PORTRAIT', 'SHOW'], [2.5, 'RECENT', 'BURN', '!SELF'], [2, 'PEOPLE', '!LEADER', '!REFERRAL'], [1, 'PEOPLE', 'MINT'], [2.5, 'RECENT', 'MINT'], [1.5, 'NFT', 'RECENT'], [1, '@count', 'RECENT'],
     [-2, 'ACTIVITY'], [-2, 'LEADER'], [-1.5, 'SELF', '!SHOW'], [-2, '@chain']],
   leaderboard: [[3.5, 'LEADER'], [1.5, 'BEST'], [2, 'BEST', 'BURNER'], [1.5, 'BURNER'], [1.5, 'WHO', 'BURN'], [1, 'LEADER', 'BURN'], [-2, '@addrOrName'], [-2, 'REFERRAL'], [-2, 'STAKE']],
-  referral: [[3.5, 'REFERRAL'], [-2, '@venue'], [-2, 'EARN', 'STAKE'], [1.5, 'EARN', '!STAKE', '!CLAIM'], [1, 'CODE', 'REFERRAL'], [1, 'EARN', 'REFERRAL'], [-3, 'REGISTER'], [-2, 'STAKE'], [-1.5, 'AGENT', '!EARN', '!CODE']],
+  referral: [[3.5, 'REFERRAL'], [2, 'EARN', 'AGENT'], [-2, '@venue'], [-2, 'EARN', 'STAKE'], [1.5, 'EARN', '!STAKE', '!CLAIM'], [1, 'CODE', 'REFERRAL'], [1, 'EARN', 'REFERRAL'], [-3, 'REGISTER'], [-2, 'STAKE'], [-1.5, 'AGENT', '!EARN', '!CODE']],
   register_agent: [[3, 'REGISTER'], [2.5, 'REGISTER', 'AGENT'], [1.5, 'REGISTER', 'REFERRAL'], [1, 'AGENT', '!REGISTER', '!SERVICE'], [2.5, 'AGENT', 'SELF'], [-0.5, 'REGISTER', '!AGENT', '!REFERRAL']],
   gasless: [[4, 'GASLESS'], [3, 'NO_ETH', 'BURN'], [1.5, 'GAS', '!PRICE', '!STATS'], [1.5, 'SIGN'], [1.5, 'GAS', 'BURN'], [2.5, 'SIGN', 'BURN'], [1.5, 'GAS', 'SELF']],
   compare: [[4, 'COMPARE'], [3.5, '@two'], [1.5, '@one', 'SELF', 'COMPARE'], [-1, '!@addrOrName', '!SELF']],
@@ -37,7 +40,7 @@ const RULES: Record<Intent, Rule[]> = {
     [-3, 'SCHEDULE'], [-3, '@pid'], [-2, 'GALLERY'], [-2, 'LEADER'], [-3, 'RECENT']],
   schedule: [[4, 'SCHEDULE'], [1, 'SCHEDULE', 'BURN'], [1, 'SCHEDULE', 'LOOKSMAXX'], [-3.5, 'EMISSION'], [-2, 'PROPOSAL'], [-2, 'STAKE', '!BURN']],
   about: [[2.5, 'ABOUT'], [2.5, 'WHAT', 'SERVICE', '!@topic', '!ABOUT'], [-2, 'GET'], [-1, '@amount'], [2.5, 'GREETING', '!@topic'], [1, 'ABOUT', 'SERVICE'], [-1.5, '@topic'], [-2, '@addrOrName']],
-  identity: [[3.5, 'IDENTITY'], [-2.5, 'BOOST'], [1.5, 'WHO_IS'], [2, 'WHO_IS', '@addrOrName'], [1.5, '@addrOrName'], [1, '@name'], [1.5, 'ABOUT', '@addrOrName'],
+  identity: [[3.5, 'IDENTITY'], [2.5, '@name', '@bare'], [-1.5, '@addr', '@bare', '!@name'], [-2.5, 'BOOST'], [1.5, 'WHO_IS'], [2, 'WHO_IS', '@addrOrName'], [1.5, '@addrOrName'], [1, '@name'], [1.5, 'ABOUT', '@addrOrName'],
     [-3, 'COMPARE'], [-2.5, '@two'], [-2.5, 'NFT'], [-2, 'BALANCE'], [-2, 'ELIGIBLE'], [-2, 'REFERRAL'], [-2, 'STAKE'], [-2, 'CAN', 'BURN'], [-2, 'LOOKSMAXX'], [-2, 'POSITION'], [-2, 'LEADER']],
   stake: [[3.5, 'STAKE'], [2, '@venue'], [1.5, 'ADD', '@venue'], [-3, 'BACK'], [-2, 'DETAIL'], [2.5, 'DEPOSIT', '@venue'], [1.5, 'DEPOSIT', 'STAKE'], [0.5, 'STAKE', '@amount'],
     [-3.5, 'UNSTAKE'], [-3, 'CLAIM'], [-3, 'POSITION'], [-2.5, 'HOW_MUCH', 'SELF'], [-3, 'SAFETY'], [-2.5, 'NFT'], [-3, 'BOOST'], [-2.5, 'PENDING'], [-2, 'EMISSION'], [-1.5, 'REWARD', '!@amount'], [-2.5, 'SHOW'], [-2.5, 'STATS'], [-3, 'OUT'], [-2, 'REGISTRY']],
@@ -47,16 +50,16 @@ const RULES: Record<Intent, Rule[]> = {
   swap_mc_mg: [[3, '@MG', 'BUY'], [2.5, '@MG', '@MC'], [1.5, '@MG'], [2, '@MG', 'GET', '!REWARD'], [3.5, 'LIQUIDITY', 'BUY', '!ADD'], [1, 'HOW_MUCH', '@MG', '@MC'],
     [-3.5, 'LIQUIDITY', 'ADD'], [-3, 'ADD', '!BUY'], [-2.5, 'STAKE'], [-3, 'EMISSION'], [-2, 'LIQUIDITY', '!BUY'], [-2, 'UNSTAKE'], [-2, 'CLAIM'], [-2, 'REWARD']],
   add_liquidity: [[4, 'LIQUIDITY'], [1.5, 'ADD', 'LIQUIDITY'], [3, '@MC', '@MG', 'ADD'], [-2.5, 'BUY', '!ADD'], [-2, 'UNSTAKE']],
-  list_proposals: [[3, 'PROPOSAL'], [-3, 'IDEA'], [1.5, 'PROPOSAL', 'LIST'], [1, 'PROPOSAL', 'SHOW'], [1.5, 'VOTE', '!@pid', '!@support'], [2, 'VOTE', 'LIST', '!@pid'], [2, 'VOTE', 'WHAT', '!@pid'], [0.5, 'PROPOSAL', 'WHAT'],
+  list_proposals: [[3, 'PROPOSAL'], [-2.5, 'NEWWORD', 'PROPOSAL_ONE', '!LIST'], [-3, 'IDEA'], [1.5, 'PROPOSAL', 'LIST'], [1, 'PROPOSAL', 'SHOW'], [1.5, 'VOTE', '!@pid', '!@support'], [2, 'VOTE', 'LIST', '!@pid'], [2, 'VOTE', 'WHAT', '!@pid'], [0.5, 'PROPOSAL', 'WHAT'],
     [-3.5, '@pid'], [-3, 'PROPOSE'], [-3, 'SUBMIT'], [-3, 'VETO'], [-2, 'VOTE', '@support'], [-2.5, 'QUEUE'], [-2.5, 'EXECUTE', '@pid']],
   proposal_detail: [[3, '@pid'], [-2.5, '@support'], [1.5, '@pid', 'DETAIL'], [1, '@pid', 'PROPOSAL'], [1, '@pid', 'QUESTION'], [-1.5, 'PROPOSE']],
   vote: [[3.5, 'VOTE'], [2.5, '@support', '@pid', '!VETO'], [-1.5, 'WHAT', '!@pid'], [1, '@support', '@pid'], [1, '@support', 'VOTE'], [1, '@pid', 'VOTE'], [-1, '!@pid'], [-3.5, 'VETO'], [-1, 'DETAIL', '!@support']],
   queue_proposal: [[4, 'QUEUE'], [-1.5, 'EXECUTE'], [1.5, 'QUEUE', '@pid'], [1, 'PASSED', '@pid'], [-1.5, 'QUEUED', 'EXECUTE']],
   execute_proposal: [[4, 'EXECUTE'], [1.5, 'EXECUTE', 'QUEUE'], [1.5, 'EXECUTE', '@pid'], [3, 'RUN', '@pid'], [1.5, 'RUN', 'PROPOSAL'], [1.5, 'QUEUED', 'EXECUTE'], [1, 'QUEUED', '@pid']],
-  propose: [[4, 'PROPOSE'], [3, 'IDEA', 'PROPOSAL'], [1.5, 'PROPOSE', 'PROPOSAL'], [3, 'SUBMIT', 'PROPOSAL', '!@pid'], [1, 'MINT', 'PROPOSAL', '!@pid'], [-2.5, '@pid']],
+  propose: [[4, 'PROPOSE'], [3, 'NEWWORD', 'PROPOSAL_ONE', '!@pid', '!LIST'], [3, 'IDEA', 'PROPOSAL'], [1.5, 'PROPOSE', 'PROPOSAL'], [3, 'SUBMIT', 'PROPOSAL', '!@pid'], [1, 'MINT', 'PROPOSAL', '!@pid'], [-2.5, '@pid']],
   veto: [[4.5, 'VETO'], [1, '@pid', 'VETO'], [-1.5, 'VETO', 'GAS']],
   emission_schedule: [[4, 'EMISSION'], [1.5, 'REWARD', 'WHEN'], [1, '@MG', 'WHEN'], [1, 'EMISSION', 'SCHEDULE']],
-  protocol_registry: [[3.5, 'REGISTRY'], [1, 'REGISTRY', 'WALLET'], [1, 'PROTOCOL_WORD', 'LIST'], [1, 'PROTOCOL_WORD', 'WHERE'], [1, 'REGISTRY', 'WHERE'], [-2, 'STATS']],
+  protocol_registry: [[3.5, 'REGISTRY'], [2.5, 'PROTOCOL_WORD', '!@topic'], [1, 'REGISTRY', 'WALLET'], [1, 'PROTOCOL_WORD', 'LIST'], [1, 'PROTOCOL_WORD', 'WHERE'], [1, 'REGISTRY', 'WHERE'], [-2, 'STATS']],
   nft_inventory: [[3.5, 'INVENTORY'], [-2, 'PORTRAIT'], [3.5, 'BOOST'], [1.5, 'NFT', 'OWN'], [3, 'NFT', 'SELF'], [3, 'NFT', '@addr'], [1, 'NFT', 'HOW_MUCH'], [1, 'NFT', 'CHECK'],
     [-2, 'RECENT'], [-2.5, 'MINT'], [-2, 'REGISTRY'], [-2.5, 'LOOKSMAXX'], [-2, 'GALLERY'], [-2.5, '@chain'], [-1.5, 'BURN']],
   safety: [[4, 'SAFETY']],
@@ -182,7 +185,7 @@ export function normalise(message: string): string[] {
     .replace(/\b[a-z0-9_-]+\.mega\b/g, ' ')
     .replace(/'/g, '')
     .replace(/(?<![a-z])[$#]?\d[\d.,]*\s*(?:k|m|mil|million|thousand)?\b/g, ' ')
-    .replace(/[^a-z0-9&/ ]+/g, ' ')
+    .replace(/[^a-z0-9& ]+/g, ' ')
   const words: string[] = []
   const alternates: string[] = []
   for (const raw of text.split(/\s+/)) {
@@ -232,8 +235,11 @@ function entityFeatures(entities: Entities, concepts: Set<string>): Set<string> 
 
 /** Scores every intent from the message's concepts and entities; see RULES. */
 export function classify(message: string, entities: Entities): Classification {
-  const concepts = conceptsOf(normalise(message))
+  const words = normalise(message)
+  const concepts = conceptsOf(words)
   const features = entityFeatures(entities, concepts)
+  // Nothing but entities (a bare address or name): the entity decides.
+  if ([...concepts].every((c) => TRIVIAL.has(c))) features.add('@bare')
   const holds = (condition: string) => {
     const negated = condition.startsWith('!')
     const name = negated ? condition.slice(1) : condition

@@ -155,7 +155,7 @@ export function extractEntities(message: string): Entities {
     entities.amounts.push({ value, token: unit, raw: match[0].trim() })
   }
 
-  const words = text.split(/[^a-z0-9$-]+/).filter(Boolean)
+  const words = text.split(/[^a-z0-9$-]+/).filter((w) => w && !/^-+$/.test(w))
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!
     const token = tokenOf(word)
@@ -164,7 +164,7 @@ export function extractEntities(message: string): Entities {
     if (token && !entities.tokens.includes(token)) entities.tokens.push(token)
     const chain = chainOf(word)
     // "op"/"base" are chains only near a chain cue, so "the op" or "base fee" stay words.
-    if (chain && (word !== 'op' && word !== 'base' && word !== 'pol' ? true : /^(?:from|on|via|over|using|at|in|my)$/.test(words[i - 1] ?? '') || /^(?:chain|network|mainnet)$/.test(words[i + 1] ?? ''))) {
+    if (chain && (word !== 'op' && word !== 'base' && word !== 'pol' ? true : /^(?:from|on|via|over|using|at|in|my)$/.test(words[i - 1] ?? '') || /^(?:chain|network|mainnet|megaeth)$/.test(words[i + 1] ?? ''))) {
       entities.chain ??= chain
     }
     if (/^moo?gg?e?r/.test(word) || word === 'mogger' || word === 'moggers') entities.venue ??= 'mogger'

@@ -60,6 +60,8 @@ export const CONCEPTS: Record<string, string[]> = {
   PENDING: ['pending', 'accrued', 'unclaimed', 'accumulated'],
   LIQUIDITY: ['liquidity', 'lp', 'lper', 'pool', 'pair', 'amm', 'liq'],
   ADD: ['add', 'provide', 'supply', 'put', 'seed'],
+  PROPOSAL_ONE: ['proposal'],
+  NEWWORD: ['new', 'fresh'],
   PROPOSAL: ['proposal', 'proposals', 'prop', 'props', 'governance', 'gov', 'dao', 'motion', 'proposl', 'proposel'],
   LIST: ['list', 'all', 'active', 'open', 'current', 'any', 'live', 'ongoing', 'up for'],
   DETAIL: ['detail', 'details', 'status', 'tally', 'result', 'results', 'state', 'doing', 'progress', 'breakdown'],
