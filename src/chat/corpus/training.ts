@@ -561,7 +561,7 @@ export const TRAINING: Array<[Intent, string]> = [
   ['cross_chain_looksmaxx', 'i have usdc on polygon and want a looksmaxx'],
   ['bridge', 'whats the canonical bridge'],
   ['burn', 'i already have 225k tokens lets burn'],
-  // Terse messages (probes; first measured 29/37 before their fixes).
+  // Terse messages (probes; first measured 30/38 before their fixes).
   ['looksmaxx', 'LOOKSMAXX ME NOW'],
   ['looksmaxx', 'whats the process to get my nft portrait'],
   ['cross_chain_looksmaxx', 'base -> megaeth -> looksmaxx'],
