@@ -5,6 +5,7 @@ import type { AnyOperation } from '../operations/define.ts'
 import { parseOperationInput } from '../http/parse-input.ts'
 import { runOperation } from '../http/run-operation.ts'
 import { toAppError } from '../http/errors.ts'
+import { jsonSchemaOf } from '../operations/json-schema.ts'
 import { extractEntities, type Entities } from './extract.ts'
 import { classify, type Classification } from './classify.ts'
 import { INTENT_TABLE, type Call, type Intent, type IntentInput, type Missing } from './intents.ts'
@@ -80,6 +81,7 @@ export async function chat(ctx: Context, request: ChatRequest, llm?: LlmRefiner)
 
 type Runner = {
   has(operationId: string): boolean
+  get(operationId: string): AnyOperation | undefined
   run(operationId: string, input: Record<string, unknown>): Promise<Outcome>
   action(call: Call): ChatAction | undefined
 }
@@ -110,6 +112,22 @@ async function answerIntent(classification: Classification, input: IntentInput, 
   if (isMissing(built)) {
     const hint = built.hint.charAt(0).toUpperCase() + built.hint.slice(1)
     return { intent, answer: `I understood "${intent.replace(/_/g, ' ')}". ${hint}`, data: null, actions: fallbackActions(intent, input, runner), operationId: null, error: null }
+  }
+  const op = runner.get(operationId)!
+  if (op.method !== 'GET') {
+    // The chat never writes: a POST operation becomes a suggested call, not a call.
+    const action = runner.action({ operationId, input: built, label: spec.description })
+    const required = ((jsonSchemaOf(op.input, 'input').required ?? []) as string[]).join(', ')
+    return {
+      intent,
+      answer: action
+        ? `The chat does not send writes: make the suggested call, ${op.method} ${op.path}.`
+        : `The chat does not send writes: call ${op.method} ${op.path} with ${required || 'its fields'}.`,
+      data: null,
+      actions: action ? [action] : fallbackActions(intent, input, runner),
+      operationId: null,
+      error: null,
+    }
   }
   const outcome = await runner.run(operationId, built)
   if (!outcome.ok) {
@@ -304,6 +322,7 @@ function fitInput(op: AnyOperation, input: Record<string, unknown>): Record<stri
 function createRunner(ctx: Context, registry: Map<string, AnyOperation>): Runner {
   return {
     has: (id) => registry.has(id),
+    get: (id) => registry.get(id),
     async run(operationId, raw) {
       const op = registry.get(operationId)!
       try {
