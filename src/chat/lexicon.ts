@@ -10,7 +10,8 @@ export const CONCEPTS: Record<string, string[]> = {
   NFT: ['nft', 'nfts'],
   BURN: ['burn', 'burnt', 'burned', 'incinerate', 'torch', 'destroy', 'dead address', 'dead wallet', 'deadaddress'],
   BUY: ['buy', 'purchase', 'acquire', 'cop', 'ape', 'grab', 'snag', 'swap', 'trade', 'exchange', 'convert', 'sell', 'dump', 'load up', 'pick up'],
-  GET: ['get', 'obtain', 'want', 'need'],
+  GET: ['get', 'obtain', 'want', 'need', 'give me'],
+  START: ['start', 'begin', 'launch', 'initiate', 'kick off'],
   BRIDGE: ['bridge', 'bridging', 'crosschain', 'cross chain', 'onramp', 'on ramp', 'move', 'transfer', 'port over', 'onto megaeth', 'to megaeth', 'into megaeth', 'over to megaeth'],
   CHAIN_WORD: ['chain', 'network', 'l2', 'megaeth', 'rollup'],
   PRICE: ['price', 'pricey', 'cost', 'worth', 'value', 'rate', 'pricing', 'expensive', 'cheap', 'px', 'valuation', 'trading at', 'going for', 'spot'],
@@ -19,7 +20,7 @@ export const CONCEPTS: Record<string, string[]> = {
   COST_Q: ['how much', 'how pricey'],
   NO_ETH: ['without eth', 'no eth', 'dont have eth', 'zero eth', 'without any eth', 'have no eth', 'out of eth'],
   GREETING: ['hello', 'hi', 'hey', 'gm', 'yo', 'sup', 'hola', 'howdy', 'greetings'],
-  STATS: ['stats', 'stat', 'statistic', 'statistics', 'supply', 'circulating', 'metrics', 'numbers', 'total', 'totals', 'tokenomics', 'analytics', 'dashboard', 'so far', 'till now', 'to date', 'overall', 'all time', 'alltime', 'count'],
+  STATS: ['stats', 'stat', 'statistic', 'statistics', 'supply', 'circulating', 'metrics', 'number', 'numbers', 'total', 'totals', 'tokenomics', 'analytics', 'dashboard', 'so far', 'till now', 'to date', 'overall', 'all time', 'alltime', 'count'],
   BALANCE: ['balance', 'holdings', 'funds', 'bag', 'bags', 'portfolio', 'holding', 'hold'],
   ELIGIBLE: ['eligible', 'eligibility', 'enough', 'afford', 'qualify', 'can i burn', 'able to burn'],
   READY: ['ready'],
@@ -33,7 +34,7 @@ export const CONCEPTS: Record<string, string[]> = {
   RECENT: ['recent', 'recently', 'lately', 'latest', 'newest', 'new', 'last', 'fresh', 'today'],
   SHOW: ['show', 'see', 'view', 'display', 'browse', 'look', 'lemme see', 'list', 'give me', 'pull up', 'browse'],
   PEOPLE: ['people', 'others', 'everyone', 'users', 'community', 'folks'],
-  LEADER: ['leaderboard', 'leader', 'chadboard', 'ranking', 'rank', 'ranked', 'top', 'biggest', 'largest', 'most', 'whale', 'winner', 'winning', 'leading', 'lead', 'hall of fame', 'podium', 'standings', 'scoreboard'],
+  LEADER: ['leaderboard', 'leader', 'chadboard', 'ranking', 'rank', 'ranked', 'top', 'biggest', 'largest', 'most', 'whale', 'winner', 'winning', 'leading', 'lead', 'number one', 'first place', 'numero uno', 'hall of fame', 'podium', 'standings', 'scoreboard'],
   BEST: ['best', 'greatest', 'goat'],
   BURNER: ['burner', 'burners', 'degen', 'degens', 'players', 'chads'],
   REFERRAL: ['referral', 'referal', 'referrals', 'refer', 'referrer', 'referred', 'ref', 'reflink', 'ref link', 'ref code', 'invite', 'affiliate', 'commission', 'kickback', 'referring'],
@@ -63,7 +64,7 @@ export const CONCEPTS: Record<string, string[]> = {
   PROPOSAL_ONE: ['proposal'],
   NEWWORD: ['new', 'fresh'],
   PROPOSAL: ['proposal', 'proposals', 'prop', 'props', 'governance', 'gov', 'dao', 'motion', 'proposl', 'proposel'],
-  LIST: ['list', 'all', 'active', 'open', 'current', 'any', 'live', 'ongoing', 'up for'],
+  LIST: ['list', 'all', 'active', 'open', 'current', 'any', 'anything', 'live', 'ongoing', 'up for'],
   DETAIL: ['detail', 'details', 'status', 'tally', 'result', 'results', 'state', 'doing', 'progress', 'breakdown'],
   VOTE: ['vote', 'voting', 'voted', 'votes', 'cast', 'ballot', 'abstain', 'in favor', 'in favour', 'yay', 'nay', 'support', 'oppose'],
   QUEUE: ['queue', 'timelock', 'enqueue', 'que'],
@@ -114,7 +115,7 @@ export const KEEP = new Set(
     'more most much many some any all each every few less least other others same such than then too very just also only ' +
     'now new old one two three four five six seven eight nine ten next last first second make made take took give gave go went come came ' +
     'see saw look want need like know think say said tell ask use used work works working get got let put set run ran ' +
-    'start started flow thing things stuff something people money today right wrong state step steps plan sure ' +
+    'start started whole flow thing things stuff something people money today right wrong state step steps plan sure ' +
     'name same sent send rate note mine more born turn vote votes voted bone code mode node nope fine line time wins win ' +
     'well good best better worse worst real really sure still even ever never again always maybe please thanks ' +
     'eth weth usdm usd base arb op bnb bsc avax matic megaeth mainnet ethereum arbitrum optimism polygon avalanche ' +
