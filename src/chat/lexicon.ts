@@ -4,13 +4,14 @@
  * over concepts and entities, never over whole sentences.
  */
 export const CONCEPTS: Record<string, string[]> = {
-  LOOKSMAXX: ['looksmaxx', 'looksmax', 'lookmaxx', 'lookmax', 'looksmaxxing', 'looksmaxing', 'looksmaxxed', 'looksmaxed', 'looksmaxxer', 'looksmaxer', 'glowup', 'glow up', 'lasereyes', 'laser eyes', 'laser eye', 'chadify', 'chadded', 'look like', 'look better', 'look good', 'look hot', 'hotter', 'better looking'],
+  LOOKSMAXX: ['looksmaxx', 'looksmax', 'lookmaxx', 'lookmax', 'looksmaxxing', 'looksmaxing', 'looksmaxxed', 'looksmaxed', 'looksmaxxer', 'looksmaxer', 'glowup', 'glow up', 'lasereyes', 'laser eyes', 'laser eye', 'chadify', 'chadded', 'look like', 'be a megachad', 'become a megachad', 'look better', 'look good', 'look hot', 'hotter', 'better looking'],
   PORTRAIT: ['portrait', 'pfp', 'picture', 'pic', 'image', 'selfie', 'photo', 'face', 'avatar', 'jpeg', 'jpg', 'art', 'artwork', 'headshot', 'chads'],
   MINT: ['mint', 'generate', 'create', 'make', 'made', 'render', 'produce', 'craft'],
   NFT: ['nft', 'nfts'],
   BURN: ['burn', 'burnt', 'burned', 'incinerate', 'torch', 'destroy', 'dead address', 'dead wallet', 'deadaddress'],
   BUY: ['buy', 'purchase', 'acquire', 'cop', 'ape', 'grab', 'snag', 'swap', 'trade', 'exchange', 'convert', 'sell', 'dump', 'load up', 'pick up'],
   GET: ['get', 'obtain', 'want', 'need', 'give me'],
+  STOP: ['stop', 'quit', 'cancel', 'end my'],
   START: ['start', 'begin', 'launch', 'initiate', 'kick off'],
   BRIDGE: ['bridge', 'bridging', 'crosschain', 'cross chain', 'onramp', 'on ramp', 'move', 'transfer', 'port over', 'onto megaeth', 'to megaeth', 'into megaeth', 'over to megaeth'],
   CHAIN_WORD: ['chain', 'network', 'l2', 'megaeth', 'rollup'],
