@@ -250,8 +250,8 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     example: 'what is this',
     operations: ['get_agent_info'],
     input: () => ({}),
-    answer: () =>
-      'Burn 225,000 MEGACHAD and pay 1 USDm with x402 to get an AI-enhanced portrait minted as an NFT on MegaETH (chain 4326). Ask for the price, a plan for your wallet, the gallery or the leaderboard.',
+    answer: (d) =>
+      `Burn 225,000 MEGACHAD and pay 1 USDm with x402 to get an AI-enhanced portrait minted as an NFT on MegaETH (chain 4326)${d?.onChain?.agentId ? `; this service is ERC-8004 agent #${d.onChain.agentId}` : ''}. Ask for the price, a plan for your wallet, the gallery or the leaderboard.`,
     next: () => [priceCall, { operationId: 'get_stats', input: {}, label: 'Stats' }, { operationId: 'get_agent_index', input: {}, label: 'Agent index: every endpoint' }],
   },
   identity: {
