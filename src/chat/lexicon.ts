@@ -28,6 +28,8 @@ export const CONCEPTS: Record<string, string[]> = {
   PLAN: ['plan', 'steps', 'flow', 'walkthrough', 'walk me through', 'step by step'],
   MEGAETH: ['megaeth', 'mega eth'],
   OUT: ['out', 'outta'],
+  INTENT: ['intent'],
+  DEFI: ['defi'],
   BACK: ['back', 'return', 'returned'],
   CHECK: ['check', 'inspect', 'verify', 'scan'],
   WALLET: ['wallet', 'account', 'address', 'addy'],
