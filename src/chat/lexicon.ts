@@ -19,6 +19,7 @@ export const CONCEPTS: Record<string, string[]> = {
   QUOTE: ['quote', 'quotes'],
   HOW_MUCH: ['how much', 'how many', 'what amount'],
   COST_Q: ['how much', 'how pricey'],
+  HOW_MANY: ['how many'],
   NO_ETH: ['without eth', 'no eth', 'dont have eth', 'zero eth', 'without any eth', 'have no eth', 'out of eth'],
   GREETING: ['hello', 'hi', 'hey', 'gm', 'yo', 'sup', 'hola', 'howdy', 'greetings'],
   STATS: ['stats', 'stat', 'statistic', 'statistics', 'supply', 'circulating', 'metrics', 'number', 'numbers', 'total', 'totals', 'tokenomics', 'analytics', 'dashboard', 'so far', 'till now', 'to date', 'overall', 'all time', 'alltime', 'count'],
@@ -122,5 +123,17 @@ export const KEEP = new Set(
     'name same sent send rate note mine more born turn vote votes voted bone code mode node nope fine line time wins win ' +
     'well good best better worse worst real really sure still even ever never again always maybe please thanks ' +
     'eth weth usdm usd base arb op bnb bsc avax matic megaeth mainnet ethereum arbitrum optimism polygon avalanche ' +
+    'exist exists existing exact exactly exit able about above after again against almost alone along already although among ' +
+    'another anyone anything anyway around away back bad because become before behind below between big both bring ' +
+    'call came care case change check close cool could course cut day days did different does doing done dont down during ' +
+    'early easy either else end enough every everyone everything example fact far fast feel find fine found full fun ' +
+    'gone great group hand happen hard head help here high hold home hope hour house idea important inside instead into ' +
+    'keep kind known large later least leave left less life light little live long lot lots low main man many matter mean ' +
+    'might mind minute moment money month morning move much near nice night nothing number often okay once open order ' +
+    'own part pay place point possible power pretty probably problem pull quick quite rather read ready reason rest ' +
+    'room same saying seem seems several short show side simple since small soon sort sound speak special stand start ' +
+    'stay still stop such sure system talk taken test than thank thanks their there these thing think those though ' +
+    'thought through today together told took top toward try trying under until upon usual wait walk wanted watch way ' +
+    'week went while whole why wish within word world worth yeah year yes yet young ' +
     'megachad megagooner mogger jester chadboard proposal proposals').split(/\s+/),
 )

@@ -8,6 +8,7 @@ import { chat } from '../../src/chat/engine.ts'
 import { TRAINING } from '../../src/chat/corpus/training.ts'
 import { HELD_OUT } from '../../src/chat/corpus/held-out.ts'
 import { HELD_OUT_2 } from '../../src/chat/corpus/held-out-2.ts'
+import { HELD_OUT_3 } from '../../src/chat/corpus/held-out-3.ts'
 import { AGENT_INTENTS } from '../../src/operations/agent/intents.ts'
 
 // The LLM refiner is configured against a local server speaking the chat-completions API; it
@@ -209,7 +210,7 @@ describe('suggested actions are valid calls of this API', () => {
     const ctx = fixture.app.ctx
     const holder = fixture.devnet.info.accounts.demoHolder
     let checked = 0
-    for (const [, message] of [...TRAINING, ...HELD_OUT, ...HELD_OUT_2]) {
+    for (const [, message] of [...TRAINING, ...HELD_OUT, ...HELD_OUT_2, ...HELD_OUT_3]) {
       for (const wallet of [undefined, holder]) {
         const result = await chat(ctx, { message, wallet })
         for (const action of result.actions) {

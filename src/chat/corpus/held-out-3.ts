@@ -1,8 +1,9 @@
 import type { Intent } from '../intents.ts'
 
 /**
- * The last held-out set: written after all tuning, measured once on the final classifier and
- * never fixed against. Its figure is the one to expect on phrasings nobody has seen.
+ * The last held-out set: written after all other tuning and measured once (69/72); its three
+ * misses were then fixed by general rules like the others. That first figure is the one to
+ * expect on phrasings nobody has seen.
  */
 export const HELD_OUT_3: Array<[Intent, string]> = [
   ['looksmaxx', 'i need that chad portrait asap'],
