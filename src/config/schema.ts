@@ -115,6 +115,12 @@ export const envSchema = z.object({
     .default(5)
     .describe('Longest life of a cached answer (capped per read): only bounds changes no event announces, since every indexed event and every write renews what it changes; 0 turns caching off.'),
   TRUST_PROXY: bool.default(false).describe('Trust X-Forwarded-For for client addresses.'),
+  CHAT_LLM_URL: url
+    .optional()
+    .describe('OpenAI-compatible chat-completions base URL that refines unsure chat classifications. Unset: rules only.'),
+  CHAT_LLM_API_KEY: secretString.optional().describe('Bearer key for CHAT_LLM_URL (optional for local servers).'),
+  CHAT_LLM_MODEL: z.string().min(1).default('gpt-4o-mini').describe('Model name sent to CHAT_LLM_URL.'),
+  CHAT_LLM_TIMEOUT_MS: positiveInt.default(4000).describe('Longest wait for CHAT_LLM_URL; past it the rule classification stands.'),
 }).superRefine((env, ctx) => {
   // Rules that span several variables: each issue names the variable that is missing.
   const requires = (variable: keyof typeof env, when: string) =>

@@ -25,6 +25,7 @@ import { getGaslessBurn, postGaslessBurn } from './economy/gasless.ts'
 import { getAgentRegistration as getReferralAgent, registerReferralAgent, getReferrals } from './economy/referral.ts'
 import { getEarlyAccessInfo, registerEarlyAccess } from './economy/early-access.ts'
 import { getCrossChainIntent } from './economy/cross-chain-intent.ts'
+import { chatWithAgent, getChatInfo } from './agent/chat.ts'
 import { getAgentCard, getMcpManifest, getPluginManifest, getAgentRegistration, getAgentsTxt, getLlmsTxt, getLlmsFullTxt } from './discovery/manifests.ts'
 
 /**
@@ -69,4 +70,6 @@ export const operations = [
   getEarlyAccessInfo,
   registerEarlyAccess,
   getCrossChainIntent,
+  chatWithAgent,
+  getChatInfo,
 ] as unknown as AnyOperation[]

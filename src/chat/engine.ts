@@ -1,0 +1,364 @@
+import { randomUUID } from 'node:crypto'
+import type { Address } from 'viem'
+import type { Context } from '../context.ts'
+import type { AnyOperation } from '../operations/define.ts'
+import { parseOperationInput } from '../http/parse-input.ts'
+import { runOperation } from '../http/run-operation.ts'
+import { toAppError } from '../http/errors.ts'
+import { jsonSchemaOf } from '../operations/json-schema.ts'
+import { extractEntities, type Entities } from './extract.ts'
+import { classify, type Classification } from './classify.ts'
+import { INTENT_TABLE, type Call, type Intent, type IntentInput, type Missing } from './intents.ts'
+import type { LlmRefiner } from './llm.ts'
+
+/** A suggested next call: a valid call of this API (method + path exist, body parses). */
+export type ChatAction = {
+  label: string
+  /** Path with the query string for GET (the query parameters are in `body` too). */
+  endpoint: string
+  method: 'GET' | 'POST'
+  /** GET: the query parameters; POST: the JSON body. */
+  body: Record<string, unknown>
+  /** The operation (MCP tool) behind the endpoint. */
+  operationId: string
+}
+
+export type ChatResult = {
+  intent: Intent | 'unclear'
+  answer: string
+  data: Record<string, unknown> | null
+  actions: ChatAction[]
+  confidence: number
+  /** The closest intents (always the top 3 of the classifier). */
+  suggestions: Intent[]
+  entities: Entities
+  /** Where the intent came from: the rule classifier, or the LLM refining an unsure one. */
+  classifiedBy: 'rules' | 'llm'
+  /** The operation the answer comes from, when one was called. */
+  operationId: string | null
+  /** Set when the operation refused or failed: its public error code and message. */
+  error: { code: string; message: string } | null
+}
+
+export type ChatRequest = { message: string; wallet?: Address }
+
+type Outcome = { ok: true; data: Record<string, unknown> } | { ok: false; code: string; message: string }
+
+const DEFAULT_SUGGESTIONS: Intent[] = ['price', 'looksmaxx', 'gallery']
+
+/**
+ * Messages to operation calls: extract entities, classify (rules, refined by the LLM when
+ * unsure and configured), call the intent's operation through the same runtime as HTTP, and
+ * word the answer with suggested actions that are valid calls of this API.
+ */
+export async function chat(ctx: Context, request: ChatRequest, llm?: LlmRefiner): Promise<ChatResult> {
+  const entities = extractEntities(request.message)
+  let classification = classify(request.message, entities)
+  let classifiedBy: ChatResult['classifiedBy'] = 'rules'
+  if (llm && (classification.intent === 'unclear' || classification.confidence < 0.35)) {
+    const refined = await llm.refine(request.message, classification.top)
+    if (refined && refined !== 'unclear') {
+      classification = { ...classification, intent: refined }
+      classifiedBy = 'llm'
+    }
+  }
+  const registry = new Map(ctx.operations.map((op) => [op.id, op]))
+  const input: IntentInput = {
+    entities,
+    wallet: entities.addresses[0] ?? request.wallet,
+    requestWallet: request.wallet,
+  }
+  const base = {
+    confidence: classification.confidence,
+    suggestions: classification.top.length ? classification.top : DEFAULT_SUGGESTIONS,
+    entities,
+    classifiedBy,
+  }
+  const runner = createRunner(ctx, registry)
+  const result = await answerIntent(classification, input, runner)
+  return { ...base, ...result, actions: dedupe(result.actions) }
+}
+
+type Runner = {
+  has(operationId: string): boolean
+  get(operationId: string): AnyOperation | undefined
+  run(operationId: string, input: Record<string, unknown>): Promise<Outcome>
+  action(call: Call): ChatAction | undefined
+}
+
+type Answer = Pick<ChatResult, 'intent' | 'answer' | 'data' | 'actions' | 'operationId' | 'error'>
+
+async function answerIntent(classification: Classification, input: IntentInput, runner: Runner): Promise<Answer> {
+  const intent = classification.intent
+  if (intent === 'unclear') return unclear(classification, input, runner)
+  if (intent === 'compare') return compare(input, runner)
+  if (intent === 'multi_burn') return multiBurn(input, runner)
+  const spec = INTENT_TABLE[intent]
+  const operationId = spec.operations.find((id) => runner.has(id))
+  if (!operationId) {
+    return {
+      intent,
+      answer: `I understood "${intent.replace(/_/g, ' ')}", but this capability is not available on this deployment yet.`,
+      data: null,
+      actions: [
+        runner.action({ operationId: 'get_agent_index', input: {}, label: 'Every endpoint of this deployment' }),
+        ...closestActions(classification, input, runner, intent),
+      ].filter((a): a is ChatAction => a !== undefined),
+      operationId: null,
+      error: null,
+    }
+  }
+  const built = spec.input(input, operationId)
+  if (isMissing(built)) {
+    const hint = built.hint.charAt(0).toUpperCase() + built.hint.slice(1)
+    return { intent, answer: `I understood "${intent.replace(/_/g, ' ')}". ${hint}`, data: null, actions: fallbackActions(intent, input, runner), operationId: null, error: null }
+  }
+  const op = runner.get(operationId)!
+  if (op.method !== 'GET') {
+    // The chat never writes: a POST operation becomes a suggested call, not a call.
+    const action = runner.action({ operationId, input: built, label: spec.description })
+    const required = ((jsonSchemaOf(op.input, 'input').required ?? []) as string[]).join(', ')
+    return {
+      intent,
+      answer: action
+        ? `The chat does not send writes: make the suggested call, ${op.method} ${op.path}.`
+        : `The chat does not send writes: call ${op.method} ${op.path} with ${required || 'its fields'}.`,
+      data: null,
+      actions: action ? [action] : fallbackActions(intent, input, runner),
+      operationId: null,
+      error: null,
+    }
+  }
+  const outcome = await runner.run(operationId, built)
+  if (!outcome.ok) {
+    return {
+      intent,
+      answer: `The ${operationId} call was refused (${outcome.code}): ${outcome.message}`,
+      data: null,
+      actions: fallbackActions(intent, input, runner),
+      operationId,
+      error: { code: outcome.code, message: outcome.message },
+    }
+  }
+  const primary = runner.action({ operationId, input: built, label: 'The same data, directly' })
+  const next = (spec.next?.(input, outcome.data) ?? []).map((call) => runner.action(call))
+  return {
+    intent,
+    answer: spec.answer(outcome.data, input),
+    data: outcome.data,
+    actions: [primary, ...next].filter((a): a is ChatAction => a !== undefined),
+    operationId,
+    error: null,
+  }
+}
+
+function isMissing(value: Record<string, unknown> | Missing): value is Missing {
+  return typeof (value as Missing).missing === 'string' && typeof (value as Missing).hint === 'string'
+}
+
+/** Actions of other intents that need nothing missing, for answers that could not be given. */
+function fallbackActions(intent: Intent, input: IntentInput, runner: Runner): ChatAction[] {
+  const related: Partial<Record<Intent, Call[]>> = {
+    vote: [{ operationId: 'list_proposals', input: {}, label: 'List governance proposals' }],
+    queue_proposal: [{ operationId: 'list_proposals', input: {}, label: 'List governance proposals' }],
+    execute_proposal: [{ operationId: 'list_proposals', input: {}, label: 'List governance proposals' }],
+    veto: [{ operationId: 'list_proposals', input: {}, label: 'List governance proposals' }],
+    proposal_detail: [{ operationId: 'list_proposals', input: {}, label: 'List governance proposals' }],
+    cross_chain_looksmaxx: [{ operationId: 'get_bridge_info', input: {}, label: 'Bridges to MegaETH' }],
+    stake: [{ operationId: 'get_defi_staking', input: input.wallet ? { address: input.wallet } : {}, label: 'Staking stats' }],
+    unstake: [{ operationId: 'get_defi_staking', input: input.wallet ? { address: input.wallet } : {}, label: 'Staking stats' }],
+    add_liquidity: [{ operationId: 'get_amm_quote', input: {}, label: 'Pair reserves and spot price' }],
+  }
+  const calls = related[intent] ?? [{ operationId: 'get_agent_index', input: {}, label: 'Every endpoint of this API' }]
+  return calls.map((c) => runner.action(c)).filter((a): a is ChatAction => a !== undefined)
+}
+
+/** The default call of an intent when it needs nothing it lacks and its operation exists. */
+function defaultAction(intent: Intent, input: IntentInput, runner: Runner): ChatAction | undefined {
+  if (intent === 'compare' || intent === 'multi_burn') return undefined
+  const spec = INTENT_TABLE[intent]
+  const operationId = spec.operations.find((id) => runner.has(id))
+  if (!operationId) return undefined
+  const built = spec.input(input, operationId)
+  if (isMissing(built)) return undefined
+  return runner.action({ operationId, input: built, label: spec.description })
+}
+
+function closestActions(classification: Classification, input: IntentInput, runner: Runner, except?: Intent): ChatAction[] {
+  const candidates = [...classification.ranked.map((r) => r.intent), ...DEFAULT_SUGGESTIONS].filter((i) => i !== except)
+  const actions: ChatAction[] = []
+  for (const intent of new Set(candidates)) {
+    const action = defaultAction(intent, input, runner)
+    if (action) actions.push(action)
+    if (actions.length === 3) break
+  }
+  return actions
+}
+
+function unclear(classification: Classification, input: IntentInput, runner: Runner): Answer {
+  const top = classification.top.length ? classification.top : DEFAULT_SUGGESTIONS
+  const list = top.map((i) => `${i.replace(/_/g, ' ')} ("${INTENT_TABLE[i].example}")`).join(', ')
+  return {
+    intent: 'unclear',
+    answer: `I am not sure what you mean. Closest: ${list}.`,
+    data: null,
+    actions: closestActions(classification, input, runner),
+    operationId: null,
+    error: null,
+  }
+}
+
+type Side = { who: string; data?: any; error?: { code: string; message: string } }
+
+async function compare(input: IntentInput, runner: Runner): Promise<Answer> {
+  const { entities } = input
+  const who: string[] = [...entities.parties]
+  if (who.length === 1 && input.requestWallet && !who.includes(input.requestWallet)) who.push(input.requestWallet)
+  const base = { intent: 'compare' as const, operationId: 'get_identity' }
+  if (who.length < 2) {
+    return { ...base, answer: 'Name two wallets or .mega names to compare, e.g. "compare alice.mega vs bob.mega" (or one, with your wallet as context).', data: null, actions: [], error: null }
+  }
+  if (!runner.has('get_identity')) {
+    return { ...base, operationId: null, answer: 'Comparing wallets is not available on this deployment yet.', data: null, actions: [], error: null }
+  }
+  const pair = who.slice(0, 2)
+  const sides: Side[] = await Promise.all(
+    pair.map(async (w) => {
+      const outcome = await runner.run('get_identity', { addressOrName: w })
+      return outcome.ok ? { who: w, data: outcome.data } : { who: w, error: { code: outcome.code, message: outcome.message } }
+    }),
+  )
+  const failed = sides.find((s) => s.error)
+  const actions = pair.map((w) => runner.action({ operationId: 'get_identity', input: { addressOrName: w }, label: `Profile of ${w}` })).filter((a): a is ChatAction => !!a)
+  if (failed) {
+    return { ...base, answer: `Could not read ${failed.who} (${failed.error!.code}): ${failed.error!.message}`, data: null, actions, error: failed.error! }
+  }
+  const [a, b] = sides.map((s) => s.data) as [any, any]
+  const row = (d: any) => ({
+    address: d.address,
+    name: d.name,
+    portraits: d.burns?.total ?? 0,
+    tokensBurned: d.burns?.totalBurned ?? 0,
+    coin: d.balances?.coin ?? 0,
+    nfts: d.nfts?.count ?? 0,
+    tier: d.tier?.name ?? null,
+    reputation: d.reputation?.score ?? null,
+  })
+  const [ra, rb] = [row(a), row(b)]
+  const label = (r: ReturnType<typeof row>) => r.name ?? r.address
+  const leader =
+    ra.portraits !== rb.portraits ? (ra.portraits > rb.portraits ? ra : rb) : ra.coin !== rb.coin ? (ra.coin > rb.coin ? ra : rb) : undefined
+  const line = (r: ReturnType<typeof row>) =>
+    `${label(r)}: ${r.portraits} portraits, ${r.coin.toLocaleString('en-US', { maximumFractionDigits: 2 })} MEGACHAD, ${r.nfts} NFTs, tier ${r.tier}`
+  return {
+    ...base,
+    answer: `${line(ra)}; ${line(rb)}. ${leader ? `${label(leader)} is ahead.` : 'Even.'}`,
+    data: { wallets: [a, b], sideBySide: [ra, rb], leader: leader ? leader.address : null },
+    actions,
+    error: null,
+  }
+}
+
+const BURN_TOKENS = 225_000
+
+async function multiBurn(input: IntentInput, runner: Runner): Promise<Answer> {
+  const count = input.entities.count ?? 2
+  const tokensRequired = count * BURN_TOKENS
+  const usdmRequired = count
+  const data: Record<string, unknown> = { count, tokensRequired, usdmRequired, wallet: null, canAfford: null }
+  const actions: Array<ChatAction | undefined> = []
+  const base = { intent: 'multi_burn' as const, operationId: null as string | null, error: null }
+  let answer = `${count} portraits take ${tokensRequired.toLocaleString('en-US')} tokens (${count} × 225,000, half burned, half to the fund) and ${usdmRequired} USDm in fees.`
+  if (!input.entities.count) answer = `Assuming 2 (say "burn 3 times" for another count): ${answer}`
+  if (input.wallet && runner.has('get_wallet')) {
+    const wallet = await runner.run('get_wallet', { address: input.wallet })
+    const tokens = runner.has('get_portal_tokens') ? await runner.run('get_portal_tokens', { address: input.wallet }) : undefined
+    if (!wallet.ok) return { ...base, operationId: 'get_wallet', answer: `${answer} Could not read the wallet (${wallet.code}): ${wallet.message}`, data, actions: [], error: { code: wallet.code, message: wallet.message } }
+    const coin = Number((wallet.data as any).balances?.coin ?? 0)
+    const usdmEntry = tokens?.ok ? ((tokens.data as any).tokens ?? []).find((t: any) => t.symbol === 'USDm') : undefined
+    const usdm = usdmEntry ? Number(usdmEntry.balance) : null
+    const tokensShort = Math.max(0, tokensRequired - coin)
+    const canAfford = tokensShort === 0 && (usdm === null ? null : usdm >= usdmRequired)
+    Object.assign(data, { wallet: { address: input.wallet, coin, usdm }, tokensShort, canAfford })
+    base.operationId = 'get_wallet'
+    answer += ` ${input.wallet} holds ${coin.toLocaleString('en-US', { maximumFractionDigits: 2 })} tokens${usdm === null ? '' : ` and ${usdm} USDm`}: ${
+      canAfford ? 'enough for all of them.' : tokensShort > 0 ? `${tokensShort.toLocaleString('en-US', { maximumFractionDigits: 2 })} tokens short${usdm !== null && usdm < usdmRequired ? `, and ${usdmRequired - usdm} USDm short` : ''}.` : 'enough tokens, but not enough USDm.'
+    }`
+    if (tokensShort > 0 && runner.has('get_price')) {
+      const price = await runner.run('get_price', {})
+      const ethPerCoin = price.ok ? Number((price.data as any).price?.ethPerCoin) : NaN
+      if (Number.isFinite(ethPerCoin) && ethPerCoin > 0) {
+        // 3 % over the spot estimate covers the quote's 2 % slippage and price impact.
+        const eth = (tokensShort * ethPerCoin * 1.03).toFixed(6).replace(/\.?0+$/, '')
+        data.estimatedEthForShortfall = eth
+        actions.push(runner.action({ operationId: 'get_swap_quote', input: { ethAmount: eth, recipient: input.wallet }, label: `Quote buying the missing tokens (~${eth} ETH)` }))
+      }
+    }
+    actions.push(runner.action({ operationId: 'get_looksmaxx_plan', input: { wallet: input.wallet }, label: 'Plan of the first looksmaxx' }))
+  } else {
+    answer += ' Send your wallet to check whether it can afford them.'
+    actions.push(runner.action({ operationId: 'get_price', input: {}, label: 'Token price and burn cost' }))
+  }
+  return { ...base, answer, data, actions: actions.filter((a): a is ChatAction => a !== undefined) }
+}
+
+function dedupe(actions: ChatAction[]): ChatAction[] {
+  const seen = new Set<string>()
+  return actions.filter((a) => {
+    const key = `${a.method} ${a.endpoint} ${JSON.stringify(a.body)}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+/** Keeps only the fields the operation's input object names (aliases of a field are offered). */
+function fitInput(op: AnyOperation, input: Record<string, unknown>): Record<string, unknown> {
+  const shape = (op.input as unknown as { shape?: Record<string, unknown> }).shape
+  if (!shape) return input
+  return Object.fromEntries(Object.entries(input).filter(([key, value]) => key in shape && value !== undefined))
+}
+
+function createRunner(ctx: Context, registry: Map<string, AnyOperation>): Runner {
+  return {
+    has: (id) => registry.has(id),
+    get: (id) => registry.get(id),
+    async run(operationId, raw) {
+      const op = registry.get(operationId)!
+      try {
+        const input = parseOperationInput(op, fitInput(op, raw))
+        const { status, body } = await runOperation(ctx, op, input, { headers: {}, transport: 'chat', requestId: randomUUID() })
+        if (status >= 400) {
+          const error = (body as { error?: { code?: string; message?: string } })?.error
+          return { ok: false, code: error?.code ?? `HTTP_${status}`, message: error?.message ?? `answered ${status}` }
+        }
+        return { ok: true, data: body as Record<string, unknown> }
+      } catch (error) {
+        const appError = toAppError(error)
+        if (appError.status >= 500) ctx.log.error({ err: error, operation: operationId }, 'chat call failed')
+        return { ok: false, code: appError.code, message: appError.code === 'INTERNAL_ERROR' ? 'internal error' : appError.message }
+      }
+    },
+    action(call) {
+      const op = registry.get(call.operationId)
+      if (!op) return undefined
+      const body = fitInput(op, call.input)
+      // A suggestion must be a valid call: it is dropped if the operation would refuse it.
+      if (!op.input.safeParse(body).success) return undefined
+      let path = op.path
+      const query: Record<string, unknown> = {}
+      for (const [key, value] of Object.entries(body)) {
+        if (path.includes(`{${key}}`)) path = path.replace(`{${key}}`, encodeURIComponent(String(value)))
+        else query[key] = value
+      }
+      const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString()
+      return {
+        label: call.label,
+        endpoint: op.method === 'GET' && qs ? `${path}?${qs}` : path,
+        method: op.method,
+        body: op.method === 'GET' ? query : body,
+        operationId: op.id,
+      }
+    },
+  }
+}

@@ -1,0 +1,118 @@
+import { z } from 'zod'
+import { defineOperation } from '../define.ts'
+import { addressIn } from '../schemas.ts'
+import type { Config } from '../../config/load.ts'
+import { chat } from '../../chat/engine.ts'
+import { INTENTS, INTENT_TABLE } from '../../chat/intents.ts'
+import { createLlmRefiner, type LlmRefiner } from '../../chat/llm.ts'
+
+export const CHAT_PATH = '/api/agent/chat'
+
+const action = z.object({
+  label: z.string(),
+  endpoint: z.string(),
+  method: z.enum(['GET', 'POST']),
+  body: z.record(z.string(), z.unknown()),
+  operationId: z.string(),
+})
+
+const entities = z.object({
+  addresses: z.array(z.string()),
+  names: z.array(z.string()),
+  parties: z.array(z.string()),
+  amounts: z.array(z.object({ value: z.string(), token: z.string().optional(), raw: z.string() })),
+  count: z.number().int().optional(),
+  proposalId: z.number().int().optional(),
+  venue: z.string().optional(),
+  tokens: z.array(z.string()),
+  chain: z.string().optional(),
+  support: z.string().optional(),
+  all: z.boolean(),
+})
+
+const refiners = new WeakMap<Config, LlmRefiner | null>()
+
+/** The optional LLM refiner of this configuration (built once per configuration, not at import). */
+function refinerOf(config: Config): LlmRefiner | undefined {
+  let refiner = refiners.get(config)
+  if (refiner === undefined) {
+    refiner = config.CHAT_LLM_URL
+      ? createLlmRefiner({ url: config.CHAT_LLM_URL, apiKey: config.CHAT_LLM_API_KEY?.reveal(), model: config.CHAT_LLM_MODEL, timeoutMs: config.CHAT_LLM_TIMEOUT_MS })
+      : null
+    refiners.set(config, refiner)
+  }
+  return refiner ?? undefined
+}
+
+export const chatWithAgent = defineOperation({
+  id: 'chat_with_agent',
+  method: 'POST',
+  path: CHAT_PATH,
+  summary: 'Ask in plain English: the intent, a short answer, the data of the operation behind it, and suggested calls',
+  description:
+    'No model or key needed: entities (addresses, .mega names, amounts, counts, proposal ids, venues, tokens, chains, vote support) are read from the message and the optional wallet is the context. ' +
+    'The answer carries intent ("unclear" with the closest intents as suggestions when unsure), answer, data (the raw answer of the operation called, or null), actions (valid calls of this API: label, endpoint, method, body), confidence, suggestions, entities, classifiedBy, operationId and error (the code of a refused call). Nothing is written on chain.',
+  tags: ['chat'],
+  input: z.object({
+    message: z
+      .string({ error: 'must be a non-empty string' })
+      .trim()
+      .min(1, { error: 'must not be empty' })
+      .max(2000, { error: 'must be at most 2000 characters' })
+      .describe('What you want, in plain English'),
+    wallet: addressIn('Your wallet, the context of the question').optional(),
+  }),
+  output: z.object({
+    intent: z.string(),
+    answer: z.string(),
+    data: z.record(z.string(), z.unknown()).nullable(),
+    actions: z.array(action),
+    confidence: z.number(),
+    suggestions: z.array(z.string()),
+    entities,
+    classifiedBy: z.enum(['rules', 'llm']),
+    operationId: z.string().nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  }),
+  errors: ['INVALID_ADDRESS'],
+  async handler(ctx, input) {
+    return chat(ctx, { message: input.message, wallet: input.wallet }, refinerOf(ctx.config))
+  },
+})
+
+export const getChatInfo = defineOperation({
+  id: 'get_chat_info',
+  method: 'GET',
+  path: CHAT_PATH,
+  summary: 'How to use the chat endpoint: the intents it understands, with examples',
+  tags: ['chat'],
+  input: z.object({}),
+  output: z.object({
+    endpoint: z.string(),
+    method: z.string(),
+    description: z.string(),
+    supportedIntents: z.array(z.string()),
+    intents: z.array(z.object({ intent: z.string(), description: z.string(), operations: z.array(z.string()), available: z.boolean() })),
+    examples: z.array(z.object({ message: z.string(), intent: z.string() })),
+  }),
+  errors: [],
+  cacheSeconds: 300,
+  staleSeconds: 600,
+  mcp: false,
+  async handler(ctx) {
+    const ids = new Set(ctx.operations.map((op) => op.id))
+    return {
+      endpoint: `${ctx.baseUrl()}${CHAT_PATH}`,
+      method: 'POST',
+      description: 'POST {"message": "...", "wallet"?: "0x..."}: plain-English questions become calls of this API; the answer names the intent, words the result, returns the data and suggests next calls.',
+      supportedIntents: [...INTENTS],
+      intents: INTENTS.map((intent) => ({
+        intent,
+        description: INTENT_TABLE[intent].description,
+        operations: INTENT_TABLE[intent].operations,
+        available: INTENT_TABLE[intent].operations.some((id) => ids.has(id)),
+      })),
+      examples: INTENTS.map((intent) => ({ message: INTENT_TABLE[intent].example, intent })),
+    }
+  },
+})
