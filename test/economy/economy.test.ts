@@ -265,7 +265,7 @@ describe('early access', () => {
 describe('early access codes and NFT eligibility', () => {
   test('a wallet whose first code another wallet holds gets the next candidate; codes never collide', async () => {
     const holder = await createAgent(app.url, devnet.url, 4)
-    const wallets = [await createAgent(app.url, devnet.url, 10), await createAgent(app.url, devnet.url, 11), await createAgent(app.url, devnet.url, 12)]
+    const wallets = [await createAgent(app.url, devnet.url, 42), await createAgent(app.url, devnet.url, 43), await createAgent(app.url, devnet.url, 44)]
     for (const wallet of wallets) {
       await holder.send({ to: devnet.info.contracts.token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [wallet.address, E18] }) })
     }
@@ -302,8 +302,8 @@ describe('early access codes and NFT eligibility', () => {
       const hash = await minter.writeContract({ address: devnet.info.contracts.nft, abi: mintAbi, functionName: 'mint', args: [to, 'ipfs://bafkreigh2akiscaildc'] })
       assert.equal((await reader.waitForTransactionReceipt({ hash })).status, 'success')
     }
-    const oneNft = await createAgent(app.url, devnet.url, 13)
-    const threeNfts = await createAgent(app.url, devnet.url, 14)
+    const oneNft = await createAgent(app.url, devnet.url, 40)
+    const threeNfts = await createAgent(app.url, devnet.url, 41)
     await mint(oneNft.address)
     for (let i = 0; i < 3; i++) await mint(threeNfts.address)
     for (const wallet of [oneNft, threeNfts]) {

@@ -42,7 +42,7 @@ after(async () => {
 
 async function looksmaxxOn(app: TestApp) {
   const { burnTxHash, devTxHash } = await agent.burn()
-  const response = await postJson(`${app.url}/api/generate`, { burnTxHash, devTxHash, burnerAddress: agent.address, image })
+  const response = await postJson(`${app.url}/api/generate`, { burnTxHash, devTxHash, burnerAddress: agent.address, image, ...(await agent.signRedeem({ burnTxHash, devTxHash, image })) })
   assert.equal(response.status, 200, JSON.stringify(response.body))
   return { tokenId: response.body.tokenId as string, block: response.headers.get('x-block-number')! }
 }
