@@ -9,8 +9,9 @@ import { jsonSchemaOf } from '../operations/json-schema.ts'
 import { parseOperationInput } from '../operations/runtime/parse-input.ts'
 import { runOperation } from '../operations/runtime/run-operation.ts'
 import { toAppError } from '../operations/runtime/errors.ts'
+import { MCP_PATH } from '../operations/runtime/paths.ts'
 
-export const MCP_PATH = '/api/mcp'
+export { MCP_PATH }
 
 function describeTools(operations: AnyOperation[]) {
   return operations
