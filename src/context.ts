@@ -18,6 +18,12 @@ import type { TxSender } from './chain/sender/tx-sender.ts'
  */
 export interface Registry {}
 
+/**
+ * What layers above operations/ give to it, named here without importing them: chat/agent.ts
+ * adds `chat` (the chat engine the chat operations call); app.ts fills it in.
+ */
+export interface Ports {}
+
 /** Everything a handler may use, built once by `createApp` and passed in. */
 export type Context = {
   config: Config
@@ -45,4 +51,4 @@ export type Context = {
   economy: { relayer: TxSender }
   /** Absolute base URL of this service as clients reach it (known once listening). */
   baseUrl(): string
-}
+} & Ports
