@@ -2,6 +2,7 @@ import path from 'node:path'
 import { pino, type Logger } from 'pino'
 import { ConfigError, type Config } from './config/load.ts'
 import type { Context } from './context.ts'
+import { chatAgent } from './chat/agent.ts'
 import { createChain } from './chain/clients.ts'
 import { readDeploymentFile, readDevnetDeployment, type Deployment } from './chain/deployment.ts'
 import { PUBLIC_MAINNET_RPC } from './chain/constants.ts'
@@ -168,6 +169,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     indexer,
     economy: { relayer },
     baseUrl: () => baseUrl,
+    chat: chatAgent,
   }
   const http = createHttpServer(ctx, ctx.operations)
 

@@ -5,12 +5,24 @@ import type { Db } from './store/db.ts'
 import type { ResponseCache } from './cache/response-cache.ts'
 import type { Freshness } from './cache/freshness.ts'
 import type { ProfileCache } from './chain/reads/profile-cache.ts'
-import type { AnyOperation } from './operations/define.ts'
 import type { PipelineDeps } from './pipeline/deps.ts'
 import type { Worker } from './pipeline/worker.ts'
 import type { EventBus } from './adapters/bus/port.ts'
 import type { Indexer } from './indexer/indexer.ts'
 import type { TxSender } from './chain/sender/tx-sender.ts'
+
+/**
+ * The registry's entries, named here without importing operations/ (a layer above): the
+ * operations layer fills it in by module augmentation (operations/define.ts adds
+ * `operation: AnyOperation`), so `Context['operations']` is `AnyOperation[]` with no import cycle.
+ */
+export interface Registry {}
+
+/**
+ * What layers above operations/ give to it, named here without importing them: chat/agent.ts
+ * adds `chat` (the chat engine the chat operations call); app.ts fills it in.
+ */
+export interface Ports {}
 
 /** Everything a handler may use, built once by `createApp` and passed in. */
 export type Context = {
@@ -24,7 +36,7 @@ export type Context = {
   /** Names, profiles and reputations of burners, renewed on their events (chadboard). */
   profiles: ProfileCache
   /** The registry, for operations that describe the service itself (OpenAPI, manifests). */
-  operations: AnyOperation[]
+  operations: Array<Registry[keyof Registry]>
   bus: EventBus
   pipeline: {
     deps: PipelineDeps
@@ -39,4 +51,4 @@ export type Context = {
   economy: { relayer: TxSender }
   /** Absolute base URL of this service as clients reach it (known once listening). */
   baseUrl(): string
-}
+} & Ports

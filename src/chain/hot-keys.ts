@@ -2,7 +2,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { LocalAccount } from 'viem'
 import type { Config } from '../config/load.ts'
 import { ConfigError } from '../config/load.ts'
-import { devnetAccount, roles } from '../devnet/accounts.ts'
+import { devnetAccount, roles } from './devnet-accounts.ts'
 
 /** Which devnet account (DESIGN.md) stands in for each hot key; never used on a real chain. */
 const DEVNET_ROLES = { minter: roles.deployer, relayer: roles.relayer, facilitator: roles.facilitator } as const

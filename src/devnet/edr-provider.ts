@@ -3,7 +3,7 @@ import {
   type Provider,
 } from '@nomicfoundation/edr'
 import { hexToBytes } from 'viem'
-import { DEVNET_BALANCE_WEI, devnetAccounts } from './accounts.ts'
+import { DEVNET_BALANCE_WEI, devnetAccounts } from '../chain/devnet-accounts.ts'
 
 export const DEVNET_CHAIN_ID = 4326n
 const HARDFORK = 'osaka'

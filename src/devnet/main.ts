@@ -1,5 +1,5 @@
 import { startDevnet } from './start-devnet.ts'
-import { devnetAccounts } from './accounts.ts'
+import { devnetAccounts } from '../chain/devnet-accounts.ts'
 
 /** `npm run devnet`: the embedded chain on its own, for wallets and scripts. */
 const started = Date.now()

@@ -4,7 +4,7 @@ import { createEdrProvider, DEVNET_CHAIN_ID } from './edr-provider.ts'
 import { serveJsonRpc } from './rpc-server.ts'
 import { deployAll, BURN_ADDRESS } from './deploy.ts'
 import { DEFI_HISTORY_SECONDS } from './deploy-defi.ts'
-import { devnetAccount, roles } from './accounts.ts'
+import { devnetAccount, roles } from '../chain/devnet-accounts.ts'
 import type { ContractAddresses } from '../chain/contract-names.ts'
 
 export type DevnetInfo = {

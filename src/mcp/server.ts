@@ -6,11 +6,12 @@ import { randomUUID } from 'node:crypto'
 import type { Context } from '../context.ts'
 import type { AnyOperation } from '../operations/define.ts'
 import { jsonSchemaOf } from '../operations/json-schema.ts'
-import { parseOperationInput } from '../http/parse-input.ts'
-import { runOperation } from '../http/run-operation.ts'
-import { toAppError } from '../http/errors.ts'
+import { parseOperationInput } from '../operations/runtime/parse-input.ts'
+import { runOperation } from '../operations/runtime/run-operation.ts'
+import { toAppError } from '../operations/runtime/errors.ts'
+import { MCP_PATH } from '../operations/runtime/paths.ts'
 
-export const MCP_PATH = '/api/mcp'
+export { MCP_PATH }
 
 function describeTools(operations: AnyOperation[]) {
   return operations

@@ -86,3 +86,10 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Op
 }
 
 export type AnyOperation = Operation<z.ZodType, z.ZodType>
+
+/** Names the registry's entries in Context (context.ts cannot import this layer). */
+declare module '../context.ts' {
+  interface Registry {
+    operation: AnyOperation
+  }
+}

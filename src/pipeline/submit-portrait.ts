@@ -1,4 +1,8 @@
-import type { Context } from '../context.ts'
+import type { Config } from '../config/load.ts'
+import type { Chain } from '../chain/clients.ts'
+import type { Db } from '../store/db.ts'
+import type { Worker } from './worker.ts'
+import type { PipelineDeps } from './deps.ts'
 import { AppError } from '../errors/app-error.ts'
 import { decodePortrait, inspectPortrait } from './parse-portrait.ts'
 import { imageHashOf, verifyBurnerProof } from '../chain/verify/burner-authorization.ts'
@@ -10,6 +14,15 @@ import { runSubmission, PaymentRefusedError } from './saga.ts'
 import type { CompletePaymentPayload } from '../x402/payload.ts'
 import { buildPaymentRequirements, type PaymentRequirements } from '../x402/requirements.ts'
 import { maxValidBefore } from '../x402/verify-payment.ts'
+
+/** What submitting a portrait uses of the service's Context (pipeline/ sits below context.ts). */
+export type PortraitContext = {
+  config: Config
+  chain: Chain
+  db: Db
+  pipeline: { deps: PipelineDeps; facilitator: PipelineDeps['facilitator']; worker: Worker; owner: string; leaseMs: number }
+  baseUrl(): string
+}
 
 export type PortraitRequest = {
   source: Submission['source']
@@ -24,11 +37,11 @@ export type PortraitRequest = {
   burnerDeadline?: number
 }
 
-export function statusUrl(ctx: Context, burnTxHash: string): string {
+export function statusUrl(ctx: PortraitContext, burnTxHash: string): string {
   return `${ctx.baseUrl()}/api/x402/looksmaxx/${burnTxHash}`
 }
 
-export function looksmaxxRequirements(ctx: Context): PaymentRequirements {
+export function looksmaxxRequirements(ctx: PortraitContext): PaymentRequirements {
   return buildPaymentRequirements({
     resource: `${ctx.baseUrl()}/api/x402/looksmaxx`,
     payTo: ctx.chain.facilitator,
@@ -36,7 +49,7 @@ export function looksmaxxRequirements(ctx: Context): PaymentRequirements {
   })
 }
 
-function alreadyUsed(ctx: Context, existing: Submission, txHash: string): AppError {
+function alreadyUsed(ctx: PortraitContext, existing: Submission, txHash: string): AppError {
   return new AppError('BURN_ALREADY_USED', `Burn transaction ${txHash} was already submitted; see its status link.`, {
     details: { burnTxHash: existing.burnTxHash, status: existing.status, statusUrl: statusUrl(ctx, existing.burnTxHash) },
   })
@@ -47,7 +60,7 @@ function alreadyUsed(ctx: Context, existing: Submission, txHash: string): AppErr
  * payment) happens before anything is consumed; after settlement the submission is owed
  * until it is minted. Resolves with the minted submission, or throws the refusal.
  */
-export async function submitPortrait(ctx: Context, request: PortraitRequest): Promise<Submission> {
+export async function submitPortrait(ctx: PortraitContext, request: PortraitRequest): Promise<Submission> {
   const { pipeline } = ctx
 
   // Cheap early answer for a replay; the unique claim below stays the decider under races.
@@ -173,7 +186,7 @@ function refuseLongLivedPayment(payment: CompletePaymentPayload, requirements: P
   )
 }
 
-async function waitUntilMinted(ctx: Context, submission: Submission): Promise<Submission> {
+async function waitUntilMinted(ctx: PortraitContext, submission: Submission): Promise<Submission> {
   const deadline = Date.now() + ctx.config.LOOKSMAXX_WAIT_SECONDS * 1000
   ctx.pipeline.worker.poke()
   while (Date.now() < deadline) {

@@ -1,10 +1,6 @@
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
 import { addressIn } from '../schemas.ts'
-import type { Config } from '../../config/load.ts'
-import { chat } from '../../chat/engine.ts'
-import { INTENTS, INTENT_TABLE } from '../../chat/intents.ts'
-import { createLlmRefiner, type LlmRefiner } from '../../chat/llm.ts'
 
 export const CHAT_PATH = '/api/agent/chat'
 
@@ -29,20 +25,6 @@ const entities = z.object({
   support: z.string().optional(),
   all: z.boolean(),
 })
-
-const refiners = new WeakMap<Config, LlmRefiner | null>()
-
-/** The optional LLM refiner of this configuration (built once per configuration, not at import). */
-function refinerOf(config: Config): LlmRefiner | undefined {
-  let refiner = refiners.get(config)
-  if (refiner === undefined) {
-    refiner = config.CHAT_LLM_URL
-      ? createLlmRefiner({ url: config.CHAT_LLM_URL, apiKey: config.CHAT_LLM_API_KEY?.reveal(), model: config.CHAT_LLM_MODEL, timeoutMs: config.CHAT_LLM_TIMEOUT_MS })
-      : null
-    refiners.set(config, refiner)
-  }
-  return refiner ?? undefined
-}
 
 export const chatWithAgent = defineOperation({
   id: 'chat_with_agent',
@@ -76,7 +58,7 @@ export const chatWithAgent = defineOperation({
   }),
   errors: ['INVALID_ADDRESS'],
   async handler(ctx, input) {
-    return chat(ctx, { message: input.message, wallet: input.wallet }, refinerOf(ctx.config))
+    return ctx.chat.answer(ctx, { message: input.message, wallet: input.wallet })
   },
 })
 
@@ -101,18 +83,19 @@ export const getChatInfo = defineOperation({
   mcp: false,
   async handler(ctx) {
     const ids = new Set(ctx.operations.map((op) => op.id))
+    const intents = ctx.chat.intents()
     return {
       endpoint: `${ctx.baseUrl()}${CHAT_PATH}`,
       method: 'POST',
       description: 'POST {"message": "...", "wallet"?: "0x..."}: plain-English questions become calls of this API; the answer names the intent, words the result, returns the data and suggests next calls.',
-      supportedIntents: [...INTENTS],
-      intents: INTENTS.map((intent) => ({
+      supportedIntents: intents.map(({ intent }) => intent),
+      intents: intents.map(({ intent, description, operations }) => ({
         intent,
-        description: INTENT_TABLE[intent].description,
-        operations: INTENT_TABLE[intent].operations,
-        available: INTENT_TABLE[intent].operations.some((id) => ids.has(id)),
+        description,
+        operations,
+        available: operations.some((id) => ids.has(id)),
       })),
-      examples: INTENTS.map((intent) => ({ message: INTENT_TABLE[intent].example, intent })),
+      examples: intents.map(({ intent, example }) => ({ message: example, intent })),
     }
   },
 })

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineOperation } from '../define.ts'
 import { chainInfo } from '../schemas.ts'
 import { AGENT_INTENTS, ENDPOINT_GROUPS } from './intents.ts'
-import { MCP_PATH } from '../../mcp/server.ts'
+import { MCP_PATH } from '../runtime/paths.ts'
 
 const group = z.record(z.string(), z.string())
 

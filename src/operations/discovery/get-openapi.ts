@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
-import { buildOpenApi } from '../../http/openapi.ts'
+import { buildOpenApi } from '../runtime/openapi.ts'
 
 export const getOpenApi = defineOperation({
   id: 'get_openapi',

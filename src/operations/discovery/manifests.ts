@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineOperation, respond } from '../define.ts'
 import type { Context } from '../../context.ts'
 import { buildRegistration, registrationSchema } from '../agent/get-agent-info.ts'
-import { MCP_PATH } from '../../mcp/server.ts'
+import { MCP_PATH } from '../runtime/paths.ts'
 
 const document = z.looseObject({}).describe('JSON document')
 const text = z.object({}).describe('text/plain (Markdown for the llms files)')

@@ -1,7 +1,7 @@
-import type { AnyOperation } from '../operations/define.ts'
-import { jsonSchemaOf, type JsonSchema } from '../operations/json-schema.ts'
-import { errorCodes } from '../errors/codes.ts'
-import { errorBody } from '../operations/schemas.ts'
+import type { AnyOperation } from '../define.ts'
+import { jsonSchemaOf, type JsonSchema } from '../json-schema.ts'
+import { errorCodes } from '../../errors/codes.ts'
+import { errorBody } from '../schemas.ts'
 
 const alwaysPossible = ['INVALID_INPUT', 'INTERNAL_ERROR'] as const
 

@@ -1,8 +1,8 @@
-import type { Context } from '../context.ts'
-import type { AnyOperation, RequestMeta, Responded } from '../operations/define.ts'
-import { etagOf, type CachedResponse } from '../cache/response-cache.ts'
-import { AppError } from '../errors/app-error.ts'
-import { catchUp } from '../cache/catch-up.ts'
+import type { Context } from '../../context.ts'
+import type { AnyOperation, RequestMeta, Responded } from '../define.ts'
+import { etagOf, type CachedResponse } from '../../cache/response-cache.ts'
+import { AppError } from '../../errors/app-error.ts'
+import { catchUp } from '../../cache/catch-up.ts'
 
 function isResponded(value: unknown): value is Responded<unknown> {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'responded'

@@ -1,5 +1,5 @@
 import type { FastifyError } from 'fastify'
-import { AppError, isAppError } from '../errors/app-error.ts'
+import { AppError, isAppError } from '../../errors/app-error.ts'
 
 /** Translates anything thrown while serving a request into the one public error type. */
 export function toAppError(error: unknown): AppError {

@@ -1,8 +1,8 @@
 import type { z } from 'zod'
-import { AppError } from '../errors/app-error.ts'
-import { inputErrorCode } from '../operations/schemas.ts'
-import type { AnyOperation } from '../operations/define.ts'
-import type { ErrorCode } from '../errors/codes.ts'
+import { AppError } from '../../errors/app-error.ts'
+import { inputErrorCode } from '../schemas.ts'
+import type { AnyOperation } from '../define.ts'
+import type { ErrorCode } from '../../errors/codes.ts'
 
 /**
  * Validates raw input (path + query or body, or MCP arguments) against the operation's

@@ -1,0 +1,69 @@
+/**
+ * The layers of src/, bottom to top. A module may import its own layer and the layers below it,
+ * never one above. Checked in `npm test` by test/architecture/layers.test.ts (README: Architecture).
+ * Each entry is a regular expression on the path of a module from the repository root.
+ */
+const LAYERS = [
+  { name: 'base', paths: ['^src/errors/', '^src/config/', '^src/data/'] },
+  { name: 'infrastructure', paths: ['^src/chain/', '^src/store/', '^src/adapters/', '^src/cache/', '^src/events/', '^src/x402/'] },
+  { name: 'services', paths: ['^src/indexer/', '^src/pipeline/'] },
+  { name: 'operations', paths: ['^src/context\\.ts$', '^src/operations/'] },
+  { name: 'adapters-in', paths: ['^src/chat/', '^src/http/', '^src/mcp/'] },
+  { name: 'entry', paths: ['^src/app\\.ts$', '^src/main\\.ts$'] },
+]
+
+const upward = LAYERS.slice(0, -1).map((layer, i) => ({
+  name: `layer-${layer.name}-imports-upward`,
+  comment: `${layer.name} (${layer.paths.join(', ')}) may import only its own layer and those below it`,
+  severity: 'error',
+  from: { path: layer.paths },
+  to: { path: LAYERS.slice(i + 1).flatMap((above) => above.paths) },
+}))
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycles (type-only imports included).',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    ...upward,
+    {
+      name: 'devnet-imports-only-chain',
+      comment: 'devnet/ is a tool: it may import chain/ and the base layer, nothing else of src/',
+      severity: 'error',
+      from: { path: '^src/devnet/' },
+      to: { path: '^src/', pathNot: ['^src/devnet/', '^src/chain/', '^src/errors/', '^src/config/', '^src/data/'] },
+    },
+    {
+      name: 'nothing-imports-devnet',
+      comment: 'Only app.ts, main.ts and tests may import devnet/',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/devnet/', '^src/app\\.ts$', '^src/main\\.ts$', '\\.test\\.ts$'] },
+      to: { path: '^src/devnet/' },
+    },
+    {
+      name: 'every-module-in-a-layer',
+      comment: 'A new folder of src/ gets a place in LAYERS (or devnet\'s rules) before it is used',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: {
+        path: '^src/',
+        pathNot: [...LAYERS.flatMap((layer) => layer.paths), '^src/devnet/'],
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.test\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.json'],
+    },
+  },
+}
