@@ -9,6 +9,8 @@ import { decodeIndexedLogs } from './decode-logs.ts'
 import { publishEvent } from '../events/publish-event.ts'
 import { burnEventKey, burnEventOfForeignMint, isServiceMint } from '../events/burn-event.ts'
 import { rpcFailed } from '../chain/upstream-error.ts'
+import { DEFI_TOPICS, decodeDefiActivity, defiLogAddresses } from './defi-activity.ts'
+import { deleteDefiActivityAfter, insertDefiActivity } from '../store/defi-activity.ts'
 
 const CURSOR = 'main'
 /** Recent block hashes kept to find a fork point; deeper reorgs than this are not expected. */
@@ -69,6 +71,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
     log.warn({ forkPoint: to.number.toString() }, 'chain reorganised: rolling the index back')
     await db.transaction(async (tx) => {
       await tx.query('DELETE FROM token_burns WHERE block_number > $1', [to.number.toString()])
+      await deleteDefiActivityAfter(tx, to.number)
       const { rows: touched } = await tx.query<{ token_id: string }>('SELECT DISTINCT token_id FROM nft_transfers WHERE block_number > $1', [to.number.toString()])
       await tx.query('DELETE FROM nft_transfers WHERE block_number > $1', [to.number.toString()])
       for (const { token_id } of touched) await recomputeOwner(tx, token_id)
@@ -110,7 +113,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
     try {
       const raw = await chain.client.request({
         method: 'eth_getLogs',
-        params: [{ address: [chain.contracts.token, chain.contracts.nft], topics: [TRANSFER_TOPIC], fromBlock: toHex(from), toBlock: toHex(to) }],
+        params: [{ address: [chain.contracts.token, chain.contracts.nft, ...defiLogAddresses(chain.contracts)], topics: [[TRANSFER_TOPIC, ...DEFI_TOPICS]], fromBlock: toHex(from), toBlock: toHex(to) }],
       })
       logs = raw.map((l) => ({ ...l, blockNumber: BigInt(l.blockNumber!), logIndex: Number(l.logIndex) }))
     } catch (cause) {
@@ -129,7 +132,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
       nft: chain.contracts.nft,
       fundWallet: chain.fundWallet,
     })
-    const blockNumbers = [...new Set([...burns, ...nftTransfers].map((e) => e.blockNumber)), to]
+    const activity = decodeDefiActivity(logs as never, chain.contracts)
+    const blockNumbers = [...new Set([...burns, ...nftTransfers, ...activity].map((e) => e.blockNumber)), to]
     const blocks = new Map(
       await Promise.all(blockNumbers.map(async (n) => [n, await chain.client.getBlock({ blockNumber: n })] as const)),
     )
@@ -148,6 +152,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
           [t.txHash, t.logIndex, t.blockNumber.toString(), time(t.blockNumber), t.from, t.to, t.tokenId.toString()],
         )
       }
+      await insertDefiActivity(tx, activity, time)
       for (const tokenId of new Set(nftTransfers.map((t) => t.tokenId.toString()))) await recomputeOwner(tx, tokenId)
       for (const [number, block] of blocks) {
         await tx.query('INSERT INTO indexed_blocks (number, hash) VALUES ($1, $2) ON CONFLICT (number) DO UPDATE SET hash = EXCLUDED.hash', [number.toString(), block.hash])

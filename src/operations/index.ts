@@ -42,6 +42,7 @@ import { buildVetoTx } from './defi/build-veto-tx.ts'
 import { getEmission } from './defi/get-emission.ts'
 import { getDefiNft } from './defi/get-defi-nft.ts'
 import { getSafety } from './defi/get-safety.ts'
+import { getActivity } from './defi/get-activity.ts'
 
 /**
  * The registry: every capability of the service, listed explicitly. HTTP routes, MCP tools,
@@ -101,4 +102,5 @@ export const operations = [
   getEmission,
   getDefiNft,
   getSafety,
+  getActivity,
 ] as unknown as AnyOperation[]
