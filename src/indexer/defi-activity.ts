@@ -4,6 +4,7 @@ import { moggerStakingAbi } from '../chain/abis/mogger-staking.ts'
 import { jesterStakingAbi } from '../chain/abis/jester-staking.ts'
 import { rankingAbi } from '../chain/abis/ranking.ts'
 import { governanceAbi } from '../chain/abis/governance.ts'
+import { vetoCouncilAbi } from '../chain/abis/veto-council.ts'
 import type { DefiActivityRow } from '../store/defi-activity.ts'
 
 const transferAbi = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)'])
@@ -15,11 +16,12 @@ export type DefiAddresses = {
   jesterStaking?: `0x${string}`
   ranking?: `0x${string}`
   governance?: `0x${string}`
+  vetoCouncil?: `0x${string}`
 }
 
 /** The DeFi contracts the indexer's log filter adds (those configured). */
 export function defiLogAddresses(a: DefiAddresses): `0x${string}`[] {
-  return [a.moggerStaking, a.jesterStaking, a.ranking, a.governance].filter((x): x is `0x${string}` => x !== undefined)
+  return [a.moggerStaking, a.jesterStaking, a.ranking, a.governance, a.vetoCouncil].filter((x): x is `0x${string}` => x !== undefined)
 }
 
 /** The topic0s of the DeFi events, added to the Transfer topic of the indexer's filter. */
@@ -32,6 +34,7 @@ export const DEFI_TOPICS: `0x${string}`[] = [
   ...['ProposalCreated', 'VoteCast', 'ProposalQueued', 'ProposalExecuted', 'ProposalVetoed'].map((name) =>
     toEventSelector(governanceAbi.find((e) => e.type === 'event' && e.name === name) as never),
   ),
+  toEventSelector(vetoCouncilAbi.find((e) => e.type === 'event' && e.name === 'VetoExecuted') as never),
 ]
 
 type RawLog = Pick<Log, 'address' | 'topics' | 'data' | 'transactionHash' | 'logIndex' | 'blockNumber'>
@@ -62,6 +65,11 @@ export function decodeDefiActivity(logs: RawLog[], a: DefiAddresses): DefiActivi
         const ev = decodeEventLog({ abi: rankingAbi, data: log.data, topics })
         if (ev.eventName !== 'MegachadSent') continue
         rows.push({ ...base, kind: 'send', actor: getAddress(ev.args.sender), amount: ev.args.megachadAmount, extra: { megagoonerBurned: ev.args.megagoonerBurned.toString(), week: Number(ev.args.week) } })
+      } else if (is(a.vetoCouncil, log)) {
+        // The council's threshold reached: the proposal is vetoed (governance emits nothing then).
+        const ev = decodeEventLog({ abi: vetoCouncilAbi, data: log.data, topics })
+        if (ev.eventName !== 'VetoExecuted') continue
+        rows.push({ ...base, kind: 'proposal_vetoed', actor: null, amount: null, extra: { proposalId: Number(ev.args.proposalId), by: 'council', yesVotes: Number(ev.args.yesVotes), noVotes: Number(ev.args.noVotes) } })
       } else if (is(a.governance, log)) {
         const ev = decodeEventLog({ abi: governanceAbi, data: log.data, topics }) as { eventName: string; args: Record<string, any> }
         const proposalId = Number(ev.args.proposalId)
@@ -69,7 +77,7 @@ export function decodeDefiActivity(logs: RawLog[], a: DefiAddresses): DefiActivi
         else if (ev.eventName === 'VoteCast') rows.push({ ...base, kind: 'vote', actor: getAddress(ev.args.voter), amount: ev.args.votes, extra: { proposalId, support: SUPPORT[Number(ev.args.support)] ?? String(ev.args.support) } })
         else if (ev.eventName === 'ProposalQueued') rows.push({ ...base, kind: 'proposal_queued', actor: null, amount: null, extra: { proposalId, eta: Number(ev.args.eta) } })
         else if (ev.eventName === 'ProposalExecuted') rows.push({ ...base, kind: 'proposal_executed', actor: null, amount: null, extra: { proposalId } })
-        else if (ev.eventName === 'ProposalVetoed') rows.push({ ...base, kind: 'proposal_vetoed', actor: null, amount: null, extra: { proposalId } })
+        else if (ev.eventName === 'ProposalVetoed') rows.push({ ...base, kind: 'proposal_vetoed', actor: null, amount: null, extra: { proposalId, by: 'owner' } })
       }
     } catch {
       // A log that does not decode with the known ABIs is not activity.

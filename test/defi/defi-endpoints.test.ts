@@ -259,7 +259,7 @@ test('the veto council stops Queued proposal 6: start-veto-vote prepended for th
     assert.deepEqual(body.executionPlan.map((s: any) => s.functionName), n === 0 ? ['startVetoVote', 'castVetoVote'] : ['castVetoVote'])
     assert.equal(body.isCouncilMember, true)
     assert.equal(body.veto, true)
-    await sendPlan(member, body)
+    await sendPlan(member, body, n === 10 ? 'proposal_vetoed' : undefined)
   }
   const p = (await ok('/api/defi/governance/proposals/6')).proposal
   assert.deepEqual([p.state, p.vetoed, p.veto.yesVotes], ['Vetoed', true, '11'])
