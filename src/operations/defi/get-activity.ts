@@ -35,7 +35,9 @@ export const getActivity = defineOperation({
     ),
   }),
   errors: [],
-  cacheSeconds: 1,
+  cacheSeconds: 2,
+  // A display feed no transaction is built from: one refresh runs while the last answer is served.
+  staleSeconds: 5,
   async handler(ctx, { limit, blocks }) {
     const { head, rows } = await listDefiActivity(ctx.db, blocks, limit)
     const items = rows.map((r) => ({
