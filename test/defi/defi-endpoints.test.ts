@@ -5,6 +5,7 @@ import { startDefiDevnet, E18, DAY, type DefiDevnet } from '../devnet/defi-suppo
 import { startTestApp, type TestApp } from '../support/app.ts'
 import { jesterStakingAbi } from '../../src/chain/abis/jester-staking.ts'
 import { circuitBreakerAbi } from '../../src/chain/abis/circuit-breaker.ts'
+import { rankingAbi } from '../../src/chain/abis/ranking.ts'
 import { planStep } from '../../src/chain/builders/plan.ts'
 import { defiAccountAddresses, defiRoles } from '../../src/devnet/defi-accounts.ts'
 import { BURN_ADDRESS } from '../../src/chain/constants.ts'
@@ -248,6 +249,11 @@ test('swap each way: output ≥ minOut, the input taken exactly once; quote with
   const hash = await d.wallet(7).writeContract({ address: c.token, abi: erc20Abi, functionName: 'transfer', args: [BURN_ADDRESS, 5n * E18] })
   await d.client.waitForTransactionReceipt({ hash })
   produced.push({ txHash: hash.toLowerCase(), kind: 'burn' })
+  // A ranking send (MC to the fund wallet, MG burned 4 : 1) shows as a send.
+  const ranking = c.ranking!
+  for (const token of [c.token, c.secondToken]) await d.send(7, planStep({ to: token, abi: erc20Abi, functionName: 'approve', args: [ranking, 1000n * E18] }))
+  const sent = await d.send(7, planStep({ to: ranking, abi: rankingAbi, functionName: 'sendMegachad', args: [400n * E18] }))
+  produced.push({ txHash: sent.transactionHash.toLowerCase(), kind: 'send' })
 })
 
 test('the veto council stops Queued proposal 6: start-veto-vote prepended for the first voter, 11 veto votes → Vetoed', async () => {
@@ -314,11 +320,13 @@ test('the activity feed holds the events the tests produced, newest first, withi
     assert.ok(items.some((it) => it.txHash === e.txHash && it.kind === e.kind), `${e.kind} ${e.txHash} in the feed`)
   }
   const kinds = new Set(items.map((it) => it.kind))
-  for (const k of ['burn', 'stake', 'unstake', 'claim', 'proposal_created', 'vote', 'proposal_queued', 'proposal_executed', 'proposal_vetoed']) assert.ok(kinds.has(k), k)
+  for (const k of ['burn', 'send', 'stake', 'unstake', 'claim', 'proposal_created', 'vote', 'proposal_queued', 'proposal_executed', 'proposal_vetoed']) assert.ok(kinds.has(k), k)
   const stake = items.find((it) => it.kind === 'stake' && it.details.venue === 'jester')
   assert.equal(stake.actor, getAddress(stake.actor))
   assert.ok(BigInt(stake.amount) > 0n)
   assert.equal(items.filter((it) => it.kind === 'vote' && it.details.proposalId === 9)[0].details.support, 'for')
+  const send = items.find((it) => it.kind === 'send')
+  assert.deepEqual([send.actor, send.amount, send.details.megagoonerBurned], [d.address(7), (400n * E18).toString(), (100n * E18).toString()])
   const few = await ok('/api/defi/activity?limit=3&blocks=50000')
   assert.deepEqual(few.items, items.slice(0, 3))
   // The lookback: only rows above head − blocks.
