@@ -96,6 +96,18 @@ test('reads: staking stats, emission, NFT tiers, safety, proposals and eligibili
   assert.equal((await ok(`/api/defi/governance/propose-tx?proposer=${d.address(6)}`)).canPropose, false)
 })
 
+test('the agent index lists the builders under txBuilders and the reads under reads; OpenAPI documents each with its errors', async () => {
+  const index = await ok('/api/agent')
+  for (const id of ['build_staking_tx', 'build_amm_swap_tx', 'build_add_liquidity_tx', 'build_vote_tx', 'build_queue_tx', 'build_execute_tx', 'build_propose_tx', 'build_veto_tx']) assert.ok(index.endpoints.txBuilders[id], id)
+  for (const id of ['get_defi_staking', 'get_amm_quote', 'list_proposals', 'get_proposal', 'get_propose_eligibility', 'get_emission', 'get_defi_nft', 'get_safety', 'get_activity']) assert.ok(index.endpoints.reads[id], id)
+  const openapi = await ok('/.well-known/openapi.json')
+  const nft = openapi.paths['/api/defi/nft'].get
+  assert.equal(nft.operationId, 'get_defi_nft')
+  assert.ok(nft.responses['200'] && nft.responses['400'])
+  const propose = openapi.paths['/api/defi/governance/propose-tx'].post
+  assert.ok(propose.requestBody && propose.responses['400'])
+})
+
 test('every 400 of the DeFi rows: status and error code', async () => {
   const a = d.address(7)
   await refused('/api/defi/nft?address=0x123', 400, 'INVALID_ADDRESS')
