@@ -9,8 +9,9 @@ import type { EventBus, Invalidation } from '../adapters/bus/port.ts'
  * - `portraits`: portrait NFTs (mints, transfers): gallery, chadboard, stats, metadata, identity, wallet
  * - `profiles`: names and ERC-8004 feedback: chadboard, identity, agent info
  * - `referral`: the referral contract and stored codes: referral reads
+ * - `defi`: staking, ranking and governance events: the DeFi activity feed
  */
-export const TOPICS = ['pool', 'token', 'portraits', 'profiles', 'referral'] as const
+export const TOPICS = ['pool', 'token', 'portraits', 'profiles', 'referral', 'defi'] as const
 export type Topic = (typeof TOPICS)[number]
 
 /**

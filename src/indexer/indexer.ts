@@ -8,8 +8,10 @@ import type { EventBus } from '../adapters/bus/port.ts'
 import { decodeIndexedLogs, WATCHED_EVENTS, type BurnLeg } from './decode-logs.ts'
 import { publishEvent } from '../events/publish-event.ts'
 import { burnEventKey, burnEventOfForeignMint, burnEventOfTransfer, burnTransferKey, isServiceMint, isServiceTx } from '../events/burn-event.ts'
-import type { Freshness } from '../cache/freshness.ts'
+import { TOPICS, type Freshness } from '../cache/freshness.ts'
 import { rpcFailed } from '../chain/upstream-error.ts'
+import { DEFI_TOPICS, decodeDefiActivity, defiLogAddresses } from './defi-activity.ts'
+import { deleteDefiActivityAfter, insertDefiActivity } from '../store/defi-activity.ts'
 
 const CURSOR = 'main'
 /** Recent block hashes kept to find a fork point; deeper reorgs than this are not expected. */
@@ -82,6 +84,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
     log.warn({ forkPoint: to.number.toString() }, 'chain reorganised: rolling the index back')
     await db.transaction(async (tx) => {
       await tx.query('DELETE FROM token_burns WHERE block_number > $1', [to.number.toString()])
+      await deleteDefiActivityAfter(tx, to.number)
       const { rows: touched } = await tx.query<{ token_id: string }>('SELECT DISTINCT token_id FROM nft_transfers WHERE block_number > $1', [to.number.toString()])
       await tx.query('DELETE FROM nft_transfers WHERE block_number > $1', [to.number.toString()])
       for (const { token_id } of touched) await recomputeOwner(tx, token_id)
@@ -89,7 +92,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       await saveCursor(tx, to.number, to.hash)
     })
     // Whatever was read from the orphaned blocks is gone: every answer built on it is renewed.
-    await options.fresh.changed(['token', 'portraits', 'pool', 'profiles', 'referral'])
+    await options.fresh.changed([...TOPICS])
   }
 
   async function saveCursor(tx: Queryable, number: bigint, hash: string) {
@@ -125,7 +128,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
     try {
       const raw = await chain.client.request({
         method: 'eth_getLogs',
-        params: [{ address: watchedAddresses, topics: [Object.values(WATCHED_EVENTS)], fromBlock: toHex(from), toBlock: toHex(to) }],
+        params: [{ address: [...watchedAddresses, ...defiLogAddresses(chain.contracts)], topics: [[...new Set([...Object.values(WATCHED_EVENTS), ...DEFI_TOPICS])]], fromBlock: toHex(from), toBlock: toHex(to) }],
       })
       logs = raw.map((l) => ({ ...l, blockNumber: BigInt(l.blockNumber!), logIndex: Number(l.logIndex) }))
     } catch (cause) {
@@ -140,7 +143,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
       throw rpcFailed('reading logs', cause)
     }
     const { burns, nftTransfers, changed, referralRewards } = decodeIndexedLogs(logs as never, addresses)
-    const blockNumbers = [...new Set([...burns, ...nftTransfers].map((e) => e.blockNumber)), to]
+    const activity = decodeDefiActivity(logs as never, chain.contracts)
+    const blockNumbers = [...new Set([...burns, ...nftTransfers, ...activity].map((e) => e.blockNumber)), to]
     const blocks = new Map(
       await Promise.all(blockNumbers.map(async (n) => [n, await chain.client.getBlock({ blockNumber: n })] as const)),
     )
@@ -159,6 +163,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
           [t.txHash, t.logIndex, t.blockNumber.toString(), time(t.blockNumber), t.from, t.to, t.tokenId.toString()],
         )
       }
+      await insertDefiActivity(tx, activity, time)
       for (const tokenId of new Set(nftTransfers.map((t) => t.tokenId.toString()))) await recomputeOwner(tx, tokenId)
       for (const [number, block] of blocks) {
         await tx.query('INSERT INTO indexed_blocks (number, hash) VALUES ($1, $2) ON CONFLICT (number) DO UPDATE SET hash = EXCLUDED.hash', [number.toString(), block.hash])
@@ -168,7 +173,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
     })
     // Cached answers that depend on what changed are renewed on every instance, before the
     // stream hears of it: a client that reads on a burn event sees the burn.
-    await options.fresh.changed([...changed], to)
+    await options.fresh.changed([...changed, ...(activity.length ? (['defi'] as const) : [])], to)
     // Every burn reaches the stream: a transaction sending service tokens to the dead address
     // (a plain transfer, a gasless relay, a referral burn), once, whoever sees it first.
     for (const [txHash, legs] of groupByTx(burns)) {

@@ -27,6 +27,23 @@ import { getEarlyAccessInfo, registerEarlyAccess } from './economy/early-access.
 import { getCrossChainIntent } from './economy/cross-chain-intent.ts'
 import { chatWithAgent, getChatInfo } from './agent/chat.ts'
 import { getAgentCard, getMcpManifest, getPluginManifest, getAgentRegistration, getAgentsTxt, getLlmsTxt, getLlmsFullTxt } from './discovery/manifests.ts'
+import { getDefiStaking } from './defi/get-defi-staking.ts'
+import { buildStakingTx } from './defi/build-staking-tx.ts'
+import { getAmmQuote } from './defi/get-amm-quote.ts'
+import { buildAmmSwapTx } from './defi/build-amm-swap-tx.ts'
+import { buildAddLiquidityTx } from './defi/build-add-liquidity-tx.ts'
+import { listProposals } from './defi/list-proposals.ts'
+import { getProposal } from './defi/get-proposal.ts'
+import { buildVoteTx } from './defi/build-vote-tx.ts'
+import { buildQueueTx } from './defi/build-queue-tx.ts'
+import { buildExecuteTx } from './defi/build-execute-tx.ts'
+import { getProposeEligibility } from './defi/get-propose-eligibility.ts'
+import { buildProposeTx } from './defi/build-propose-tx.ts'
+import { buildVetoTx } from './defi/build-veto-tx.ts'
+import { getEmission } from './defi/get-emission.ts'
+import { getDefiNft } from './defi/get-defi-nft.ts'
+import { getSafety } from './defi/get-safety.ts'
+import { getActivity } from './defi/get-activity.ts'
 
 /**
  * The registry: every capability of the service, listed explicitly. HTTP routes, MCP tools,
@@ -72,4 +89,21 @@ export const operations = [
   getCrossChainIntent,
   chatWithAgent,
   getChatInfo,
+  getDefiStaking,
+  buildStakingTx,
+  getAmmQuote,
+  buildAmmSwapTx,
+  buildAddLiquidityTx,
+  listProposals,
+  getProposal,
+  buildVoteTx,
+  buildQueueTx,
+  buildExecuteTx,
+  getProposeEligibility,
+  buildProposeTx,
+  buildVetoTx,
+  getEmission,
+  getDefiNft,
+  getSafety,
+  getActivity,
 ] as unknown as AnyOperation[]

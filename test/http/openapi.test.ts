@@ -33,6 +33,7 @@ test('every route of the registry answers at its documented path, without a serv
   const samples: Record<string, string> = {
     burnTxHash: `0x${'ab'.repeat(32)}`,
     tokenId: '1',
+    id: '1',
     cid: 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku',
     addressOrName: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
   }

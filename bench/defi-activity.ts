@@ -1,0 +1,68 @@
+/**
+ * GET /api/defi/activity at the largest lookback (blocks=50000, limit=200) over 10,000
+ * activity rows spread across the last 50,000 blocks: cold (the answer not cached: the
+ * query runs) and warm (under load, cached), next to a bare Fastify route returning the same
+ * bytes. The rows are written with the indexer's own store function (as the indexer writes
+ * them), not mined: 10,000 transactions would take minutes and measure the devnet, not the
+ * route. Run: node --import tsx bench/defi-activity.ts
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { privateKeyToAccount } from 'viem/accounts'
+import { startDevnet } from '../src/devnet/start-devnet.ts'
+import { loadConfig } from '../src/config/load.ts'
+import { createApp } from '../src/app.ts'
+import { insertDefiActivity, type DefiActivityRow } from '../src/store/defi-activity.ts'
+import { ratio, runBaseline, runLoad, table } from './support.ts'
+
+const KINDS = ['burn', 'stake', 'unstake', 'claim', 'send', 'vote'] as const
+
+export async function benchDefiActivity(seconds = 8) {
+  const devnet = await startDevnet({ host: '127.0.0.1', port: 0 })
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-bench-'))
+  const app = await createApp(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', RPC_URL: devnet.url, DATA_DIR: dataDir }))
+  const url = await app.listen()
+  await app.ctx.indexer.stop()
+  const rows: Array<Record<string, string | number>> = []
+  try {
+    const head = 100_000n
+    const actors = Array.from({ length: 500 }, () => privateKeyToAccount(`0x${randomBytes(32).toString('hex')}`).address)
+    const activity: DefiActivityRow[] = Array.from({ length: 10_000 }, (_, n) => ({
+      blockNumber: head - BigInt(n * 5), logIndex: n % 4, txHash: `0x${randomBytes(32).toString('hex')}`, kind: KINDS[n % KINDS.length]!,
+      actor: actors[n % actors.length]!, amount: BigInt(n + 1) * 10n ** 18n, extra: (n % 2 ? { venue: 'mogger' } : { venue: 'jester', pid: '0' }) as Record<string, string>,
+    }))
+    await app.ctx.db.transaction((tx) => insertDefiActivity(tx, activity, (b) => new Date(Date.now() - Number(head - b) * 1000)))
+    await app.ctx.db.query(`INSERT INTO indexer_cursor (name, block_number, block_hash) VALUES ('main', $1, '0x') ON CONFLICT (name) DO UPDATE SET block_number = EXCLUDED.block_number`, [head.toString()])
+    const route = '/api/defi/activity?limit=200&blocks=50000'
+    // Cold: the first request of each key after the cache (2 s) and stale window (5 s) have lapsed.
+    const cold: number[] = []
+    for (let i = 0; i < 10; i++) {
+      await new Promise((r) => setTimeout(r, 7100))
+      const t = performance.now()
+      const response = await fetch(`${url}${route}`)
+      await response.arrayBuffer()
+      cold.push(performance.now() - t)
+    }
+    cold.sort((a, b) => a - b)
+    const bytes = Buffer.from(await (await fetch(`${url}${route}`)).arrayBuffer())
+    const body = JSON.parse(bytes.toString())
+    if (body.count !== 200) throw new Error(`expected 200 items, got ${body.count}`)
+    const base = await runBaseline(bytes, seconds)
+    const warm = await runLoad(`${url}${route}`, { seconds })
+    rows.push({ measure: `cold: one request, cache and stale window lapsed (10 runs)`, 'p50 ms': cold[5]!.toFixed(1), 'max ms': cold[9]!.toFixed(1), 'req/s': '', 'vs same bytes': '' })
+    rows.push({ measure: `bare Fastify, same ${bytes.length} bytes`, 'p50 ms': base.p50Ms, 'max ms': base.p99Ms, 'req/s': base.requestsPerSec, 'vs same bytes': '1.00' })
+    rows.push({ measure: `${route} warm (100 connections)`, 'p50 ms': warm.p50Ms, 'max ms': warm.p99Ms, 'req/s': warm.requestsPerSec, 'vs same bytes': ratio(warm, base) })
+  } finally {
+    await app.close()
+    await devnet.close()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+  return table(rows)
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(await benchDefiActivity(Number(process.env.BENCH_SECONDS ?? 8)))
+  process.exit(0)
+}

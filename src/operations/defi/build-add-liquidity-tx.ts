@@ -1,0 +1,36 @@
+import { z } from 'zod'
+import { defineOperation } from '../define.ts'
+import { addressIn, wei } from '../schemas.ts'
+import { readPair } from '../../chain/reads/read-pair.ts'
+import { buildAddLiquidityPlan } from '../../chain/builders/build-pair-plans.ts'
+import { CHAIN_ID, humanAmount, pairSides, planOrThrow, planOut } from './shared.ts'
+
+export const buildAddLiquidityTx = defineOperation({
+  id: 'build_add_liquidity_tx',
+  method: 'GET',
+  path: '/api/defi/amm/add-liquidity-tx',
+  summary: 'Execution plan to add MC/MG liquidity: approve, approve, addLiquidity',
+  description: 'Each approve is left out when address is given and its allowance already covers the amount.',
+  tags: ['defi'],
+  input: z.object({
+    amountMC: humanAmount('MEGACHAD to deposit, token units'),
+    amountMG: humanAmount('MG to deposit, token units'),
+    recipient: addressIn('Receiver of the LP tokens'),
+    address: addressIn('Wallet that will send the plan (for the allowance checks)').optional(),
+  }),
+  output: z.object({ ...planOut, amountMC: wei, amountMG: wei, recipient: z.string() }),
+  errors: ['INVALID_ADDRESS', 'INVALID_AMOUNT', 'UPSTREAM_FAILED'],
+  cacheControl: 'no-store',
+  async handler(ctx, { amountMC, amountMG, recipient, address }) {
+    const p = await readPair(ctx.chain, address)
+    const { aIsMc } = pairSides(p, ctx.chain.contracts.token)
+    const plan = planOrThrow(
+      buildAddLiquidityPlan({
+        pair: p.pair, tokenA: p.tokenA, tokenB: p.tokenB, amountA: aIsMc ? amountMC : amountMG, amountB: aIsMc ? amountMG : amountMC,
+        recipient, allowanceA: p.allowanceA, allowanceB: p.allowanceB,
+      }),
+      { invalid_amount: 'INVALID_AMOUNT' },
+    )
+    return { chainId: CHAIN_ID, executionPlan: plan, amountMC: amountMC.toString(), amountMG: amountMG.toString(), recipient }
+  },
+})

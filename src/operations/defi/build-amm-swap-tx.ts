@@ -1,0 +1,44 @@
+import { z } from 'zod'
+import { defineOperation } from '../define.ts'
+import { addressIn, wei } from '../schemas.ts'
+import { readPair } from '../../chain/reads/read-pair.ts'
+import { buildPairSwapPlan } from '../../chain/builders/build-pair-plans.ts'
+import { CHAIN_ID, humanAmount, planOrThrow, planOut } from './shared.ts'
+
+export const buildAmmSwapTx = defineOperation({
+  id: 'build_amm_swap_tx',
+  method: 'GET',
+  path: '/api/defi/amm/swap-tx',
+  summary: 'Execution plan to swap MC↔MG on the pair: transfer the input to the pair, then swap; with minOut',
+  description: 'The pair has no on-chain minimum output: check the received amount against minOut off chain.',
+  tags: ['defi'],
+  input: z.object({
+    from: z.enum(['MC', 'MG']).meta({ description: 'Input token: MC (MEGACHAD) or MG' }),
+    amount: humanAmount('Input amount in token units'),
+    recipient: addressIn('Receiver of the output'),
+    slippageBps: z.coerce.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(0).max(9999).default(200).meta({ description: 'Slippage tolerance in bps (default 200)' }),
+  }),
+  output: z.object({
+    ...planOut,
+    from: z.string(),
+    to: z.string(),
+    amountIn: wei,
+    expectedOut: wei,
+    minOut: wei,
+    slippageBps: z.number().int(),
+    priceImpactBps: z.number().int(),
+  }),
+  errors: ['INVALID_ADDRESS', 'INVALID_AMOUNT', 'UPSTREAM_FAILED'],
+  cacheControl: 'no-store',
+  async handler(ctx, { from, amount, recipient, slippageBps }) {
+    const p = await readPair(ctx.chain)
+    const tokenIn = from === 'MC' ? ctx.chain.contracts.token : ctx.chain.contracts.secondToken
+    const result = buildPairSwapPlan({ ...p, tokenIn, amountIn: amount, recipient, slippageBps: BigInt(slippageBps) })
+    const plan = planOrThrow(result, { invalid_amount: 'INVALID_AMOUNT', zero_output: 'INVALID_AMOUNT' })
+    const q = result.quote!
+    return {
+      chainId: CHAIN_ID, executionPlan: plan, from, to: from === 'MC' ? 'MG' : 'MC', amountIn: amount.toString(),
+      expectedOut: q.amountOut.toString(), minOut: q.minOut.toString(), slippageBps, priceImpactBps: Number(q.priceImpactBps),
+    }
+  },
+})

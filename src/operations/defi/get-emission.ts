@@ -1,0 +1,35 @@
+import { z } from 'zod'
+import { defineOperation } from '../define.ts'
+import { wei } from '../schemas.ts'
+import { readEmission } from '../../chain/reads/read-emission.ts'
+import { CHAIN_ID, fmt } from './shared.ts'
+
+export const getEmission = defineOperation({
+  id: 'get_emission',
+  method: 'GET',
+  path: '/api/defi/emission',
+  summary: 'MG emission schedule (225 weeks) and its split between the mogger venue, the jester venue and the treasury',
+  tags: ['defi-reads'],
+  input: z.object({}),
+  output: z.object({
+    chainId: z.number().int(),
+    totalWeeks: z.number().int(),
+    startTime: z.number().int(),
+    currentWeek: z.number().int(),
+    weeklyEmission: wei,
+    weeklyEmissionFormatted: z.string(),
+    totalDistributed: wei,
+    split: z.object({ moggerBps: z.number().int(), jesterBps: z.number().int(), treasuryBps: z.number().int() }),
+    projected: z.array(z.object({ week: z.number().int(), emission: wei, emissionFormatted: z.string() })),
+  }),
+  errors: ['UPSTREAM_FAILED'],
+  async handler(ctx) {
+    const e = await readEmission(ctx.chain)
+    return {
+      chainId: CHAIN_ID, totalWeeks: Number(e.totalWeeks), startTime: Number(e.startTime), currentWeek: Number(e.currentWeek),
+      weeklyEmission: e.weeklyEmission.toString(), weeklyEmissionFormatted: fmt(e.weeklyEmission), totalDistributed: e.totalDistributed.toString(),
+      split: { moggerBps: Number(e.split.moggerBps), jesterBps: Number(e.split.jesterBps), treasuryBps: Number(e.split.treasuryBps) },
+      projected: e.projected.map((v, i) => ({ week: Number(e.currentWeek) + i, emission: v.toString(), emissionFormatted: fmt(v) })),
+    }
+  },
+})
