@@ -4,6 +4,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadConfig, ConfigError, type Config } from './config/load.ts'
 import { createApp } from './app.ts'
+import { createLogger } from './config/logger.ts'
+import type { Logger } from 'pino'
 
 /** The devnet this process spawned while it is still booting (Ctrl-C then stops it too). */
 let bootingDevnet: ChildProcess | undefined
@@ -75,11 +77,16 @@ function readDevnetRecord(config: Config): DevnetRecord | undefined {
  * so the service can be stopped and restarted while the chain keeps its state; a running
  * devnet is reused. Its output goes to DATA_DIR/devnet.log.
  */
-async function ensureDevnet(config: Config): Promise<{ rpcUrl: string; started: boolean; log: string }> {
+async function ensureDevnet(config: Config, log: Logger): Promise<{ rpcUrl: string; started: boolean; log: string }> {
   const rpcUrl = `http://127.0.0.1:${config.DEVNET_RPC_PORT}`
   const logFile = path.join(config.DATA_DIR, 'devnet.log')
   const running = await devnetInfo(rpcUrl)
-  if (running) return { rpcUrl, started: false, log: logFile }
+  if (running) {
+    log.info({ rpc: rpcUrl }, `reusing the devnet already running at ${rpcUrl} (its chain state is kept)`)
+    return { rpcUrl, started: false, log: logFile }
+  }
+  const started = Date.now()
+  log.info({ rpc: rpcUrl, log: logFile }, `starting the embedded devnet (chain 4326): deploying and seeding the contracts; its output goes to ${logFile}`)
   mkdirSync(config.DATA_DIR, { recursive: true })
   const entry = fileURLToPath(new URL('./devnet/main.ts', import.meta.url))
   const out = openSync(logFile, 'a')
@@ -99,6 +106,7 @@ async function ensureDevnet(config: Config): Promise<{ rpcUrl: string; started: 
   }
   const record: DevnetRecord = { pid: child.pid!, port: config.DEVNET_RPC_PORT, bootId: info.bootId }
   writeFileSync(devnetRecordPath(config), `${JSON.stringify(record)}\n`)
+  log.info({ rpc: rpcUrl, ms: Date.now() - started }, `devnet up at ${rpcUrl} in ${Date.now() - started} ms`)
   return { rpcUrl, started: true, log: logFile }
 }
 
@@ -155,10 +163,12 @@ async function main() {
       process.exit(1)
     }
   }
-  const devnet = config.RPC_URL ? undefined : await ensureDevnet(config)
+  const log = createLogger(config.LOG_LEVEL, { pretty: process.stdout.isTTY })
+  const devnet = config.RPC_URL ? undefined : await ensureDevnet(config, log)
   let app
   try {
-    app = await createApp(config)
+    log.info('opening the database, reading the contracts; then the indexer, workers and HTTP server start')
+    app = await createApp(config, { log })
   } catch (error) {
     // Rules that span several variables (or the chain behind RPC_URL) are checked here.
     if (error instanceof ConfigError) {
@@ -179,7 +189,7 @@ async function main() {
       ...(devnet ? { devnet: { started: devnet.started, log: devnet.log } } : {}),
     },
     `service ready at ${url} (chain ${app.ctx.chain.info.chainId} at ${app.ctx.chain.info.rpc}); ` +
-      `OpenAPI ${url}/.well-known/openapi.json, MCP ${url}/api/mcp`,
+      `OpenAPI ${url}/.well-known/openapi.json, MCP ${url}/api/mcp. Try: curl ${url}/api/price`,
   )
   let stopping = false
   // SIGTERM (a supervisor restarting the service) stops the service only: the devnet keeps its

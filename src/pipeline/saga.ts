@@ -41,6 +41,7 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
             throw new AppError('UPSTREAM_FAILED', 'The payment has not settled yet.', { retryable: true })
           }
           submission = await recordStep(deps.db, submission.id, 'settled', { status: 'settled', settlementTxHash: outcome.transaction }, { transaction: outcome.transaction })
+          deps.log.info({ submission: submission.id, burnTxHash: submission.burnTxHash, step: 'settled', transaction: outcome.transaction }, 'looksmaxx: payment settled')
           deps.fault('after_settlement')
           break
         }
@@ -49,11 +50,13 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
           // image is pinned only now, after the settlement is recorded.
           const { imageCid, faceFound } = await generatePortrait(deps, submission)
           submission = await recordStep(deps.db, submission.id, 'generated', { status: 'generated', imageCid }, { imageCid, faceFound })
+          deps.log.info({ submission: submission.id, burnTxHash: submission.burnTxHash, step: 'generated', imageCid, faceFound }, 'looksmaxx: portrait generated and pinned')
           break
         }
         case 'generated': {
           const { metadataCid } = await pinMetadata(deps, submission)
           submission = await recordStep(deps.db, submission.id, 'pinned', { status: 'pinned', metadataCid }, { metadataCid })
+          deps.log.info({ submission: submission.id, burnTxHash: submission.burnTxHash, step: 'pinned', metadataCid }, 'looksmaxx: metadata pinned')
           break
         }
         case 'pinned': {
@@ -83,6 +86,7 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
             return { minted, events }
           })
           submission = recorded.minted
+          deps.log.info({ submission: submission.id, burnTxHash: submission.burnTxHash, step: 'minted', tokenId: tokenId.toString(), mintTxHash, to: submission.burner }, `looksmaxx: NFT #${tokenId} minted to ${submission.burner}`)
           // Reads renew what the mint changed (gallery, boards, stats, balances) on every
           // instance, before the stream or the waiting request hears of it.
           await deps.fresh.changed(['portraits', 'token'], blockNumber)

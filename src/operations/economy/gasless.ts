@@ -185,7 +185,9 @@ async function holdNonce(ctx: Context, burner: `0x${string}`, nonce: bigint, key
 
 async function waitFor(ctx: Context, request: { key: string; to: `0x${string}`; data: `0x${string}` }) {
   try {
-    return await ctx.economy.relayer.sendAndWait(request)
+    const mined = await ctx.economy.relayer.sendAndWait(request)
+    ctx.log.info({ txHash: mined.txHash, status: mined.status, blockNumber: mined.blockNumber }, `gasless: relay ${mined.txHash} ${mined.status}`)
+    return mined
   } catch (cause) {
     if ((cause as AppError).retryable) throw cause
     throw new AppError('RELAY_FAILED', 'The relay transaction could not be sent.', { cause })
