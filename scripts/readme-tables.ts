@@ -6,6 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { envSchema } from '../src/config/schema.ts'
 import { errorCodes } from '../src/errors/codes.ts'
 import { operations } from '../src/operations/index.ts'
+import { mcpToolOperations } from '../src/operations/define.ts'
 
 export function configTable(): string {
   const rows = Object.entries(envSchema.shape).map(([name, schema]) => {
@@ -29,12 +30,20 @@ export function endpointTable(): string {
   return ['| method | path | operation (MCP tool) | what it does | MCP |', '| --- | --- | --- | --- | --- |', ...rows].join('\n')
 }
 
+/** The MCP tools (the operations not marked `mcp: false`), in registry order. */
+export function mcpToolTable(): string {
+  const rows = mcpToolOperations(operations).map(
+    (op, i) => `| ${i + 1} | \`${op.id}\` | ${op.tags.join(', ')} | \`${op.method} ${op.path}\` | ${op.summary} |`,
+  )
+  return ['| # | tool | capability | HTTP twin | what it covers |', '| --- | --- | --- | --- | --- |', ...rows].join('\n')
+}
+
 export function errorTable(): string {
   const rows = Object.entries(errorCodes).map(([code, { status, meaning }]) => `| ${status} | \`${code}\` | ${meaning} |`)
   return ['| status | code | meaning |', '| --- | --- | --- |', ...rows].join('\n')
 }
 
-export const sections: Record<string, () => string> = { config: configTable, endpoints: endpointTable, errors: errorTable }
+export const sections: Record<string, () => string> = { config: configTable, endpoints: endpointTable, 'mcp-tools': mcpToolTable, errors: errorTable }
 
 export function render(readme: string): string {
   let out = readme

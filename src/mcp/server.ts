@@ -4,7 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { randomUUID } from 'node:crypto'
 import type { Context } from '../context.ts'
-import type { AnyOperation } from '../operations/define.ts'
+import { mcpToolOperations, type AnyOperation } from '../operations/define.ts'
 import { jsonSchemaOf } from '../operations/json-schema.ts'
 import { parseOperationInput } from '../operations/runtime/parse-input.ts'
 import { runOperation } from '../operations/runtime/run-operation.ts'
@@ -14,9 +14,7 @@ import { MCP_PATH } from '../operations/runtime/paths.ts'
 export { MCP_PATH }
 
 function describeTools(operations: AnyOperation[]) {
-  return operations
-    .filter((op) => op.mcp !== false)
-    .map((op) => ({
+  return mcpToolOperations(operations).map((op) => ({
       name: op.id,
       title: op.summary,
       description: `${op.summary}${op.description ? `\n\n${op.description}` : ''}\n\nHTTP: ${op.method} ${op.path}`,
@@ -27,8 +25,8 @@ function describeTools(operations: AnyOperation[]) {
 }
 
 /** One MCP server over the registry: every operation is a tool with the same schemas. */
-export function createMcpServer(ctx: Context, operations: AnyOperation[]): Server {
-  const byId = new Map(operations.filter((op) => op.mcp !== false).map((op) => [op.id, op]))
+export function createMcpServer(ctx: Context, operations: AnyOperation[], requestId: () => string = randomUUID): Server {
+  const byId = new Map(mcpToolOperations(operations).map((op) => [op.id, op]))
   const tools = describeTools(operations)
   const server = new Server(
     { name: 'burn-to-create', version: '1.0.0', title: 'Burn-to-create portrait service' },
@@ -40,38 +38,62 @@ export function createMcpServer(ctx: Context, operations: AnyOperation[]): Serve
   )
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }))
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    // The same request ID as HTTP: the X-Request-Id of the POST that carried this call.
+    const id = requestId()
     const op = byId.get(request.params.name)
     if (!op) {
-      return { isError: true, content: [{ type: 'text', text: `Unknown tool ${request.params.name}.` }] }
+      return toolError({ error: { code: 'NOT_FOUND', message: `Unknown tool ${request.params.name}.` } }, id)
     }
     try {
       const input = parseOperationInput(op, request.params.arguments ?? {})
-      const { status, body } = await runOperation(ctx, op, input, {
-        headers: {},
-        transport: 'mcp',
-        requestId: randomUUID(),
-      })
-      const text = JSON.stringify(body)
-      if (status >= 400) {
-        return { isError: true, content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> }
-      }
-      return { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> }
+      const { status, body } = await runOperation(ctx, op, input, { headers: {}, transport: 'mcp', requestId: id })
+      // The operation's main answer matches its output schema: structured content plus text.
+      const main = status === (op.status ?? 200)
+      if (status >= 400) return toolError(body, id, main)
+      const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(body) }], _meta: { requestId: id } }
+      if (main) result.structuredContent = body as Record<string, unknown>
+      return result
     } catch (error) {
       const appError = toAppError(error)
-      if (appError.status >= 500) ctx.log.error({ err: error, tool: op.id }, 'tool failed')
+      if (appError.status >= 500) ctx.log.error({ err: error, tool: op.id, requestId: id }, 'tool failed')
       const body = appError.code === 'INTERNAL_ERROR' ? { error: { code: appError.code, message: 'internal error' } } : appError.toBody()
-      return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] }
+      return toolError(body, id)
     }
   })
   return server
 }
 
+type ErrorBody = { error: { code: string; message: string; details?: Record<string, unknown> } }
+
+function isErrorBody(body: unknown): body is ErrorBody {
+  const error = (body as Partial<ErrorBody> | null)?.error
+  return typeof error === 'object' && error !== null && typeof error.code === 'string'
+}
+
+/**
+ * A tool error (not a transport failure). An error body is the HTTP one plus details.requestId, as
+ * text only: structuredContent must match the tool's output schema (clients validate it, errors
+ * included). A non-error answer at 4xx (x402 payment requirements) keeps its body as is.
+ */
+function toolError(body: unknown, requestId: string, structured = false): CallToolResult {
+  const _meta = { requestId }
+  if (isErrorBody(body)) {
+    const withId = { ...body, error: { ...body.error, details: { ...body.error.details, requestId } } }
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(withId) }], _meta }
+  }
+  const result: CallToolResult = { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], _meta }
+  if (structured) result.structuredContent = body as Record<string, unknown>
+  return result
+}
+
 /** Streamable HTTP, stateless: a fresh server and transport per POST, as the SDK requires. */
 export function mountMcp(app: FastifyInstance, ctx: Context, operations: AnyOperation[]) {
   app.post(MCP_PATH, async (request, reply) => {
-    const server = createMcpServer(ctx, operations)
+    const server = createMcpServer(ctx, operations, () => request.id)
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     reply.hijack()
+    // The transport writes the raw response: carry the X-Request-Id as HTTP routes do (tool errors name it).
+    reply.raw.setHeader('x-request-id', request.id)
     reply.raw.on('close', () => {
       void transport.close()
       void server.close()

@@ -87,6 +87,11 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Op
 
 export type AnyOperation = Operation<z.ZodType, z.ZodType>
 
+/** The operations exposed as MCP tools, in registry order: tools/list, the agent index and mcp.json derive from this. */
+export function mcpToolOperations<T extends { mcp?: boolean }>(operations: readonly T[]): T[] {
+  return operations.filter((op) => op.mcp !== false)
+}
+
 /** Names the registry's entries in Context (context.ts cannot import this layer). */
 declare module '../context.ts' {
   interface Registry {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineOperation } from '../define.ts'
+import { defineOperation, mcpToolOperations } from '../define.ts'
 import { chainInfo } from '../schemas.ts'
 import { AGENT_INTENTS, ENDPOINT_GROUPS } from './intents.ts'
 import { MCP_PATH } from '../runtime/paths.ts'
@@ -8,6 +8,8 @@ const group = z.record(z.string(), z.string())
 
 export const getAgentIndex = defineOperation({
   id: 'get_agent_index',
+  // HTTP only: discovery document; an MCP client discovers tools by tools/list.
+  mcp: false,
   method: 'GET',
   path: '/api/agent',
   summary: 'Agent index: where everything is, generated from the operations registry',
@@ -21,7 +23,7 @@ export const getAgentIndex = defineOperation({
     chain: chainInfo,
     contractRegistry: z.string(),
     manifests: z.record(z.string(), z.string()),
-    mcp: z.object({ url: z.string(), toolCount: z.number().int(), configExample: z.record(z.string(), z.unknown()) }),
+    mcp: z.object({ url: z.string(), toolCount: z.number().int(), tools: z.array(z.string()), configExample: z.record(z.string(), z.unknown()) }),
     quickstart: z.object({
       recommendedFlow: z.array(z.string()),
       firstCall: z.object({ method: z.string(), url: z.string(), body: z.record(z.string(), z.unknown()).nullable() }),
@@ -61,7 +63,8 @@ export const getAgentIndex = defineOperation({
       },
       mcp: {
         url: `${base}${MCP_PATH}`,
-        toolCount: ctx.operations.filter((op) => op.mcp !== false).length,
+        toolCount: mcpToolOperations(ctx.operations).length,
+        tools: mcpToolOperations(ctx.operations).map((op) => op.id),
         configExample: { mcpServers: { megachad: { type: 'http', url: `${base}${MCP_PATH}` } } },
       },
       quickstart: {

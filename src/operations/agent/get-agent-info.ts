@@ -51,6 +51,8 @@ export function buildRegistration(ctx: import('../../context.ts').Context): z.in
 
 export const getAgentInfo = defineOperation({
   id: 'get_agent_info',
+  // HTTP only: the service's own ERC-8004 identity: a discovery document.
+  mcp: false,
   method: 'GET',
   path: '/api/agent/info',
   summary: 'ERC-8004 identity of the service: registration, on-chain record, referral program',

@@ -6,6 +6,8 @@ import { CHAIN_ID } from './shared.ts'
 
 export const getDefiNft = defineOperation({
   id: 'get_defi_nft',
+  // HTTP only: get_defi_staking with an address gives NFT count, boost and eligibility.
+  mcp: false,
   method: 'GET',
   path: '/api/defi/nft',
   summary: 'Looksmaxx NFT count, staking boost tier and staking eligibility of a wallet',

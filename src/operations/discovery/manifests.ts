@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineOperation, respond } from '../define.ts'
+import { defineOperation, mcpToolOperations, respond } from '../define.ts'
 import type { Context } from '../../context.ts'
 import { buildRegistration, registrationSchema } from '../agent/get-agent-info.ts'
 import { MCP_PATH } from '../runtime/paths.ts'
@@ -37,7 +37,7 @@ export const getAgentCard = defineOperation({
       authentication: { schemes: ['x402'] },
       defaultInputModes: ['application/json'],
       defaultOutputModes: ['application/json'],
-      skills: ctx.operations.filter((op) => op.mcp !== false).map((op) => ({
+      skills: mcpToolOperations(ctx.operations).map((op) => ({
         id: op.id,
         name: op.summary,
         description: op.description ?? op.summary,
@@ -67,7 +67,8 @@ export const getMcpManifest = defineOperation({
       name: 'burn-to-create',
       version: '1.0.0',
       transport: { type: 'streamable-http', url: `${ctx.baseUrl()}${MCP_PATH}`, stateless: true },
-      tools: ctx.operations.filter((op) => op.mcp !== false).map((op) => ({ name: op.id, description: op.summary })),
+      toolCount: mcpToolOperations(ctx.operations).length,
+      tools: mcpToolOperations(ctx.operations).map((op) => ({ name: op.id, description: op.summary })),
     }
   },
 })

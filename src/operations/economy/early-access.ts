@@ -11,6 +11,8 @@ const INSTANT_ACCESS_NFTS = 3
 
 export const getEarlyAccessInfo = defineOperation({
   id: 'get_early_access',
+  // HTTP only: static description of the testnet beta.
+  mcp: false,
   method: 'GET',
   path: '/api/early/register',
   summary: 'How early access (testnet beta) works and who is eligible',
@@ -66,6 +68,8 @@ export const getEarlyAccessInfo = defineOperation({
 
 export const registerEarlyAccess = defineOperation({
   id: 'register_early_access',
+  // HTTP only: testnet-beta sign-up, not a protocol capability.
+  mcp: false,
   method: 'POST',
   path: '/api/early/register',
   summary: 'Register a wallet for early access; eligibility is read from the chain',

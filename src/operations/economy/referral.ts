@@ -61,6 +61,8 @@ const toStats = (s: { count: bigint; earnings: bigint }) => ({
 
 export const getAgentRegistration = defineOperation({
   id: 'get_referral_agent',
+  // HTTP only: get_referrals answers registered, code and earnings.
+  mcp: false,
   method: 'GET',
   path: '/api/agent/register',
   summary: 'Whether an address is a registered referral agent, its code and its earnings',

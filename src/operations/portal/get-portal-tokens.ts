@@ -6,6 +6,8 @@ import { rpcFailed } from '../../chain/upstream-error.ts'
 
 export const getPortalTokens = defineOperation({
   id: 'get_portal_tokens',
+  // HTTP only: get_wallet and get_identity give the balances.
+  mcp: false,
   method: 'GET',
   path: '/api/portal/tokens',
   summary: 'Balances of a wallet in every token the service knows (ETH, MEGACHAD, MG, WETH, USDm)',

@@ -6,6 +6,8 @@ import { listPortraits } from '../../store/portraits.ts'
 
 export const getGallery = defineOperation({
   id: 'get_gallery',
+  // HTTP only: get_activity (burns) and get_chadboard (images per burner) cover it.
+  mcp: false,
   method: 'GET',
   path: '/api/gallery',
   summary: 'Recent burns redeemed for portraits, newest first',
