@@ -40,6 +40,13 @@ test('looksmaxx end to end: quote, swap, burn, transfer, pay, submit, status; th
   assert.equal(metadata.status, 200)
   assert.match(((await metadata.json()) as { image: string }).image, /ipfs|http/)
 
+  // The wallet now holds a portrait and the swap's leftover tokens: stake some (approve, then stake).
+  const stake = await cli(['stake', '100', '--venue', 'mogger', '--account', '6', '--json'])
+  assert.equal(stake.code, 0, `stderr: ${stake.stderr}`)
+  assert.deepEqual(JSON.parse(stake.stdout).executionPlan.map((tx: { functionName: string }) => tx.functionName), ['approve', 'stake'])
+  const position = (await (await fetch(`${fixture.app.url}/api/defi/staking?address=${owner}`)).json()) as any
+  assert.equal(position.wallet.mogger.staked, (100n * 10n ** 18n).toString())
+
   // The same burns again: refused by the service (409), the code shown, exit 1, nothing printed on stdout.
   const again = await cli(['looksmaxx', '--image', portrait, '--account', '6', '--burn-tx', result.burnTxHash, '--dev-tx', result.devTxHash])
   assert.equal(again.code, 1)
