@@ -45,13 +45,27 @@ module.exports = {
       to: { path: '^src/devnet/' },
     },
     {
+      name: 'cli-is-a-client',
+      comment: 'cli/ speaks to the service over its public HTTP API only: it imports nothing else of src/',
+      severity: 'error',
+      from: { path: '^src/cli/' },
+      to: { path: '^src/', pathNot: ['^src/cli/'] },
+    },
+    {
+      name: 'nothing-imports-cli',
+      comment: 'The CLI is a client of the service, not part of it',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/cli/'] },
+      to: { path: '^src/cli/' },
+    },
+    {
       name: 'every-module-in-a-layer',
       comment: 'A new folder of src/ gets a place in LAYERS (or devnet\'s rules) before it is used',
       severity: 'error',
       from: { path: '^src/' },
       to: {
         path: '^src/',
-        pathNot: [...LAYERS.flatMap((layer) => layer.paths), '^src/devnet/'],
+        pathNot: [...LAYERS.flatMap((layer) => layer.paths), '^src/devnet/', '^src/cli/'],
       },
     },
   ],
