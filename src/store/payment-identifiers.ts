@@ -11,6 +11,13 @@ export async function reservePaymentIdentifier(
   db: Queryable,
   entry: PaymentIdentifier,
 ): Promise<{ reserved: true } | { reserved: false; existing: PaymentIdentifier }> {
+  // A reservation left by a process that died before its claim or its release holds nothing:
+  // after the longest a request can take before its claim, the identifier is free again.
+  await db.query(
+    `DELETE FROM payment_identifiers p WHERE p.id = $1 AND p.created_at < now() - interval '15 minutes'
+       AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.payment_from = p.payment_from AND s.payment_nonce = p.payment_nonce)`,
+    [entry.id],
+  )
   const inserted = await db.query(
     `INSERT INTO payment_identifiers (id, fingerprint, payment_from, payment_nonce) VALUES ($1, $2, $3, $4)
      ON CONFLICT (id) DO NOTHING RETURNING id`,
