@@ -19,6 +19,8 @@ export const errorCodes = {
   NOT_FOUND: { status: 404, meaning: 'The resource does not exist.' },
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'The path exists but not for this method.' },
   BURN_ALREADY_USED: { status: 409, meaning: 'A burn transaction was already claimed by a submission.' },
+  PAYMENT_ID_CONFLICT: { status: 409, meaning: 'An x402 payment identifier was already used with another payment or request.' },
+  PAYMENT_IN_PROGRESS: { status: 409, meaning: 'The first request with this x402 payment identifier is still being processed.' },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The request body exceeds the size limit.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'The request body is not JSON.' },
   RATE_LIMITED: { status: 429, meaning: 'Too many requests from this client; retry after the given delay.' },

@@ -43,13 +43,13 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
     reply.header('access-control-allow-origin', '*')
-    reply.header('access-control-expose-headers', 'X-PAYMENT-RESPONSE, X-Payment-Required, X-402-Version, ETag, X-Request-Id, X-Block-Number')
+    reply.header('access-control-expose-headers', 'X-PAYMENT-RESPONSE, PAYMENT-RESPONSE, PAYMENT-REQUIRED, X-Payment-Required, X-402-Version, ETag, X-Request-Id, X-Block-Number')
   })
 
   app.options('*', async (_request, reply) => {
     reply
       .header('access-control-allow-methods', 'GET, POST, OPTIONS')
-      .header('access-control-allow-headers', 'Content-Type, X-PAYMENT, Last-Event-ID, If-None-Match, Mcp-Session-Id, MCP-Protocol-Version, X-Min-Block')
+      .header('access-control-allow-headers', 'Content-Type, X-PAYMENT, PAYMENT-SIGNATURE, Access-Control-Expose-Headers, Last-Event-ID, If-None-Match, Mcp-Session-Id, MCP-Protocol-Version, X-Min-Block')
       .header('access-control-max-age', '86400')
       .code(204)
       .send()

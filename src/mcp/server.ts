@@ -10,6 +10,7 @@ import { parseOperationInput } from '../operations/runtime/parse-input.ts'
 import { runOperation } from '../operations/runtime/run-operation.ts'
 import { toAppError } from '../operations/runtime/errors.ts'
 import { MCP_PATH } from '../operations/runtime/paths.ts'
+import { isPaidOperation, paidOutputSchema, paymentHeadersOf, paymentRequiredOf, paymentResponseMetaOf } from './x402-binding.ts'
 
 export { MCP_PATH }
 
@@ -19,7 +20,10 @@ function describeTools(operations: AnyOperation[]) {
       title: op.summary,
       description: `${op.summary}${op.description ? `\n\n${op.description}` : ''}\n\nHTTP: ${op.method} ${op.path}`,
       inputSchema: { type: 'object' as const, ...jsonSchemaOf(op.input, 'input') },
-      outputSchema: { type: 'object' as const, ...jsonSchemaOf(op.output, 'output') },
+      outputSchema: {
+        type: 'object' as const,
+        ...(isPaidOperation(op) ? paidOutputSchema(jsonSchemaOf(op.output, 'output')) : jsonSchemaOf(op.output, 'output')),
+      },
       annotations: { readOnlyHint: op.method === 'GET', openWorldHint: true },
     }))
 }
@@ -46,11 +50,21 @@ export function createMcpServer(ctx: Context, operations: AnyOperation[], reques
     }
     try {
       const input = parseOperationInput(op, request.params.arguments ?? {})
-      const { status, body } = await runOperation(ctx, op, input, { headers: {}, transport: 'mcp', requestId: id })
+      // x402 over MCP: the payment travels in _meta, as the HTTP binding's headers.
+      const { status, body, headers } = await runOperation(ctx, op, input, {
+        headers: paymentHeadersOf(request.params._meta),
+        transport: 'mcp',
+        requestId: id,
+      })
       // The operation's main answer matches its output schema: structured content plus text.
       const main = status === (op.status ?? 200)
+      const paymentRequired = main ? undefined : paymentRequiredOf(status, headers)
+      if (paymentRequired) return toolError(paymentRequired, id, true)
       if (status >= 400) return toolError(body, id, main)
-      const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(body) }], _meta: { requestId: id } }
+      const result: CallToolResult = {
+        content: [{ type: 'text', text: JSON.stringify(body) }],
+        _meta: { requestId: id, ...paymentResponseMetaOf(headers) },
+      }
       if (main) result.structuredContent = body as Record<string, unknown>
       return result
     } catch (error) {

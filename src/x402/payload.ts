@@ -34,12 +34,12 @@ export function invalidPayment(message: string, cause?: unknown): AppError {
   return new AppError('INVALID_PAYMENT', message, { cause })
 }
 
-/** Decodes the X-PAYMENT header: standard base64 of the JSON payload. */
-export function decodePaymentHeader(header: string): unknown {
+/** Decodes a payment header (X-PAYMENT, PAYMENT-SIGNATURE): standard base64 of the JSON payload. */
+export function decodePaymentHeader(header: string, name = 'X-PAYMENT'): unknown {
   try {
     return JSON.parse(Buffer.from(header, 'base64').toString('utf8'))
   } catch (cause) {
-    throw invalidPayment('The X-PAYMENT header is not base64-encoded JSON.', cause)
+    throw invalidPayment(`The ${name} header is not base64-encoded JSON.`, cause)
   }
 }
 
@@ -55,7 +55,7 @@ export function parsePaymentPayload(value: unknown): CompletePaymentPayload {
   return parsed.data as CompletePaymentPayload
 }
 
-/** The X-PAYMENT-RESPONSE header value: base64 of the settlement response JSON. */
+/** The X-PAYMENT-RESPONSE (v1) or PAYMENT-RESPONSE (v2) header value: base64 of the settlement response JSON. */
 export function encodePaymentResponse(response: { success: boolean; transaction: string; network: string; payer: string; errorReason?: string }): string {
   return Buffer.from(JSON.stringify(response)).toString('base64')
 }

@@ -42,3 +42,31 @@ export function buildPaymentRequirements(args: {
 export function forwarderDomain(forwarder: `0x${string}`) {
   return { ...FORWARDER_DOMAIN, chainId: CHAIN_ID, verifyingContract: forwarder }
 }
+
+/** The v2 (CAIP-2) name of chain 4326; v1 calls it `megaeth`. */
+export const X402_NETWORK_V2 = `eip155:${CHAIN_ID}` as const
+
+/** One x402 v2 `accepts[]` entry: the v1 requirement with `amount` and a CAIP-2 network. */
+export const paymentRequirementsV2Schema = z.object({
+  scheme: z.literal('exact'),
+  network: z.literal(X402_NETWORK_V2),
+  amount: z.string(),
+  asset: z.string(),
+  payTo: z.string(),
+  maxTimeoutSeconds: z.number().int(),
+  extra: z.object({ name: z.string(), version: z.string() }),
+})
+export type PaymentRequirementsV2 = z.infer<typeof paymentRequirementsV2Schema>
+
+/** The same payment option as the v1 requirement, as x402 v2 writes it. */
+export function toRequirementsV2(requirements: PaymentRequirements): PaymentRequirementsV2 {
+  return {
+    scheme: requirements.scheme,
+    network: X402_NETWORK_V2,
+    amount: requirements.maxAmountRequired,
+    asset: requirements.asset,
+    payTo: requirements.payTo,
+    maxTimeoutSeconds: requirements.maxTimeoutSeconds,
+    extra: { ...requirements.extra },
+  }
+}

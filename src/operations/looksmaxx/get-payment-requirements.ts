@@ -9,7 +9,7 @@ export const getPaymentRequirements = defineOperation({
   path: '/api/x402/looksmaxx',
   summary: 'Payment and burn requirements of a looksmaxx (always HTTP 402)',
   description:
-    'Answers 402 with X-Payment-Required: true and X-402-Version: 1. The body is the x402 v1 payment requirements (1 USDm through the USDm forwarder, network megaeth) plus the burn requirements and steps 1-4.',
+    'Answers 402 with X-Payment-Required: true and X-402-Version: 1. The body is the x402 v1 payment requirements (1 USDm through the USDm forwarder, network megaeth) plus the burn requirements and steps 1-4; the PAYMENT-REQUIRED header carries the same offer as an x402 v2 PaymentRequired (network eip155:4326, payment-identifier extension).',
   tags: ['looksmaxx'],
   input: z.object({}),
   output: paymentRequiredBody,

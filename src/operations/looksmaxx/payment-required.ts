@@ -3,6 +3,7 @@ import { looksmaxxRequirements } from '../../pipeline/submit-portrait.ts'
 import { BURN_ADDRESS, BURN_HALF_WEI, BURN_TOTAL_WEI } from '../../chain/constants.ts'
 import { respond } from '../define.ts'
 import { zeroAddress } from 'viem'
+import { buildPaymentRequiredV2, encodeX402Header } from '../../x402/payment-required-v2.ts'
 import { redeemBurnDomain, redeemBurnTypes } from '../../chain/verify/burner-authorization.ts'
 
 /** The 402 answer of the looksmaxx endpoint: how to pay and what to burn. */
@@ -50,6 +51,15 @@ export function burnerProof(ctx: Context) {
   }
 }
 
+/**
+ * The 402 in both x402 versions at once: the spec's v1 body (with its X-Payment-Required and
+ * X-402-Version headers) and the v2 PaymentRequired in PAYMENT-REQUIRED. v2 clients read the
+ * header first, v1 clients the body.
+ */
 export function paymentRequired(ctx: Context, error?: string) {
-  return respond(402, paymentRequiredBody(ctx, error), { 'X-Payment-Required': 'true', 'X-402-Version': '1' })
+  return respond(402, paymentRequiredBody(ctx, error), {
+    'X-Payment-Required': 'true',
+    'X-402-Version': '1',
+    'PAYMENT-REQUIRED': encodeX402Header(buildPaymentRequiredV2(looksmaxxRequirements(ctx), error)),
+  })
 }

@@ -3,8 +3,15 @@ import { defineOperation, respond } from '../define.ts'
 import { addressIn, txHash } from '../schemas.ts'
 import { looksmaxxResult, paymentRequiredBody } from './schemas.ts'
 import { paymentRequired } from './payment-required.ts'
-import { paymentPayloadSchema, parsePaymentPayload, decodePaymentHeader, encodePaymentResponse } from '../../x402/payload.ts'
-import { submitPortrait, statusUrl } from '../../pipeline/submit-portrait.ts'
+import { paymentPayloadSchema, encodePaymentResponse } from '../../x402/payload.ts'
+import { acceptedMismatch, readPayment, type ReceivedPayment } from '../../x402/payload-v2.ts'
+import { fingerprintOf, readPaymentIdentifier } from '../../x402/payment-identifier.ts'
+import { X402_NETWORK_V2 } from '../../x402/requirements.ts'
+import { submitPortrait, statusUrl, looksmaxxRequirements } from '../../pipeline/submit-portrait.ts'
+import { findSubmissionByPayment, releasePaymentIdentifier, reservePaymentIdentifier, type PaymentIdentifier } from '../../store/payment-identifiers.ts'
+import type { Submission } from '../../store/submissions.ts'
+import type { Context } from '../../context.ts'
+import { AppError } from '../../errors/app-error.ts'
 import { toLooksmaxxResult } from './to-result.ts'
 import { X402_NETWORK } from '../../chain/constants.ts'
 
@@ -36,7 +43,7 @@ export const submitLooksmaxx = defineOperation({
   path: '/api/x402/looksmaxx',
   summary: 'Redeem a 225,000-token burn and a 1 USDm x402 payment for a minted AI portrait NFT',
   description:
-    'Only the burner may redeem its burns: a payment signed by burnerAddress proves it; a payer other than the burner needs burnerSignature (EIP-712 RedeemBurn by the burner) or gets 400 INVALID_SIGNATURE. Verifies both burns on chain, claims them atomically (a hash already used gets 409), settles the payment once, then generates, pins and mints. The payment goes in paymentPayload or in the standard X-PAYMENT header (base64 JSON); a submission without any payment gets 402 with the requirements, a malformed payment 400. After settlement the portrait is owed until minted: a 502 carries the status link and the work finishes on its own.',
+    'Only the burner may redeem its burns: a payment signed by burnerAddress proves it; a payer other than the burner needs burnerSignature (EIP-712 RedeemBurn by the burner) or gets 400 INVALID_SIGNATURE. Verifies both burns on chain, claims them atomically (a hash already used gets 409), settles the payment once, then generates, pins and mints. The payment goes in paymentPayload, the x402 v1 X-PAYMENT header or the x402 v2 PAYMENT-SIGNATURE header (base64 JSON; over MCP in _meta["x402/payment"]); a submission without any payment gets 402 with the requirements (v1 body, v2 PAYMENT-REQUIRED header), a malformed payment 400. A v2 payment-identifier replays the first result; the same identifier with another payload is 409 PAYMENT_ID_CONFLICT. After settlement the portrait is owed until minted: a 502 carries the status link and the work finishes on its own.',
   tags: ['looksmaxx'],
   input: z.object({
     ...portraitFields,
@@ -44,12 +51,24 @@ export const submitLooksmaxx = defineOperation({
   }),
   output: looksmaxxResult,
   extraResponses: [{ status: 402, description: 'No payment, or the payment did not verify or settle; nothing was consumed.', schema: paymentRequiredBody }],
-  errors: ['INVALID_ADDRESS', 'INVALID_IMAGE', 'INVALID_PAYMENT', 'INVALID_SIGNATURE', 'SIGNATURE_EXPIRED', 'BURN_VERIFICATION_FAILED', 'RATE_LIMITED', 'PAYMENT_REQUIRED', 'BURN_ALREADY_USED', 'UPSTREAM_FAILED'],
+  errors: ['INVALID_ADDRESS', 'INVALID_IMAGE', 'INVALID_PAYMENT', 'INVALID_SIGNATURE', 'SIGNATURE_EXPIRED', 'BURN_VERIFICATION_FAILED', 'RATE_LIMITED', 'PAYMENT_REQUIRED', 'BURN_ALREADY_USED', 'PAYMENT_ID_CONFLICT', 'PAYMENT_IN_PROGRESS', 'UPSTREAM_FAILED'],
   async handler(ctx, input, meta) {
-    const header = meta.headers['x-payment']
-    const rawPayment = input.paymentPayload ?? (header ? decodePaymentHeader(header) : undefined)
-    if (rawPayment === undefined) return paymentRequired(ctx, 'X-PAYMENT header or paymentPayload is required')
-    const payment = parsePaymentPayload(rawPayment)
+    const received = readPayment(input.paymentPayload, meta.headers)
+    if (received === undefined) {
+      return paymentRequired(ctx, 'Payment required: send the payment in PAYMENT-SIGNATURE (x402 v2), X-PAYMENT or paymentPayload (v1).')
+    }
+    if (received.version === 2) {
+      const field = acceptedMismatch(received.v2.accepted, looksmaxxRequirements(ctx))
+      if (field) return paymentRequired(ctx, `The payment's accepted requirements differ from the offer at ${field}: pay accepts[0] of PAYMENT-REQUIRED. Nothing was consumed.`)
+    }
+    const payment = received.payment
+    const auth = payment.payload.authorization
+    const paymentId = received.version === 2 ? readPaymentIdentifier(received.v2.extensions) : undefined
+    if (paymentId !== undefined && received.version === 2) {
+      const fingerprint = fingerprintOf(received.v2, { ...input, paymentPayload: undefined })
+      const reservation = await reservePaymentIdentifier(ctx.db, { id: paymentId, fingerprint, paymentFrom: auth.from, paymentNonce: auth.nonce })
+      if (!reservation.reserved) return replayFirstResult(ctx, paymentId, fingerprint, reservation.existing, received)
+    }
     let submission
     try {
       submission = await submitPortrait(ctx, {
@@ -64,20 +83,44 @@ export const submitLooksmaxx = defineOperation({
         burnerDeadline: input.burnerDeadline,
       })
     } catch (error) {
+      // Refused before anything was claimed: the identifier is free again for a retry.
+      if (paymentId !== undefined) await releasePaymentIdentifier(ctx.db, paymentId)
       // x402 clients expect the requirements again with a refused payment.
       if ((error as { code?: string }).code === 'PAYMENT_REQUIRED') {
         return paymentRequired(ctx, (error as Error).message)
       }
       throw error
     }
-    const result = { ...toLooksmaxxResult(ctx, submission), statusUrl: statusUrl(ctx, submission.burnTxHash) }
-    return respond(200, result, {
-      'X-PAYMENT-RESPONSE': encodePaymentResponse({
-        success: true,
-        transaction: submission.settlementTxHash ?? '',
-        network: X402_NETWORK,
-        payer: payment.payload.authorization.from,
-      }),
-    })
+    return paidAnswer(ctx, submission, received)
   },
 })
+
+/** The result with the settlement in the header of the version the client spoke. */
+function paidAnswer(ctx: Context, submission: Submission, received: ReceivedPayment) {
+  const result = { ...toLooksmaxxResult(ctx, submission), statusUrl: statusUrl(ctx, submission.burnTxHash) }
+  const settlement = {
+    success: true,
+    transaction: submission.settlementTxHash ?? '',
+    network: received.version === 2 ? X402_NETWORK_V2 : X402_NETWORK,
+    payer: received.payment.payload.authorization.from,
+  }
+  const header = received.version === 2 ? 'PAYMENT-RESPONSE' : 'X-PAYMENT-RESPONSE'
+  return respond(200, result, { [header]: encodePaymentResponse(settlement) })
+}
+
+/**
+ * A payment identifier seen before: the same payload gets the first result (once minted),
+ * another payload a 409, as the payment-identifier extension specifies.
+ */
+async function replayFirstResult(ctx: Context, paymentId: string, fingerprint: string, existing: PaymentIdentifier, received: ReceivedPayment) {
+  if (existing.fingerprint !== fingerprint) {
+    throw new AppError('PAYMENT_ID_CONFLICT', `Payment identifier ${paymentId} was already used with another payment or request. A new payment needs a new identifier.`, {
+      details: { paymentId },
+    })
+  }
+  const submission = await findSubmissionByPayment(ctx.db, existing.paymentFrom, existing.paymentNonce)
+  if (submission?.status === 'minted') return paidAnswer(ctx, submission, received)
+  throw new AppError('PAYMENT_IN_PROGRESS', `The first request with payment identifier ${paymentId} is still being processed. Send the same request again later, or follow the status link.`, {
+    details: { paymentId, ...(submission ? { status: submission.status, statusUrl: statusUrl(ctx, submission.burnTxHash) } : {}) },
+  })
+}
