@@ -62,7 +62,9 @@ export function typedDataJson(typed: ReturnType<typeof registrationTypedData>): 
     { name: 'chainId', type: 'uint256' },
   ]
   const message = Object.fromEntries(Object.entries(typed.message).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]))
-  return JSON.stringify({ types: { EIP712Domain: domainType, ...typed.types }, domain: typed.domain, primaryType: typed.primaryType, message }, null, 2)
+  const json = JSON.stringify({ types: { EIP712Domain: domainType, ...typed.types }, domain: typed.domain, primaryType: typed.primaryType, message }, null, 2)
+  // One line per typed field keeps the document readable on a page.
+  return json.replace(/\{\s*"name": ("[^"]*"),\s*"type": ("[^"]*")\s*\}/g, '{ "name": $1, "type": $2 }')
 }
 
 /** The POST as a shell command, with the signature left to fill in. */
