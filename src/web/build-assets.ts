@@ -18,7 +18,14 @@ export type EntryName = keyof typeof ENTRIES
 /** Packages bundled into the page: a new version makes a new build. */
 const BUNDLED_PACKAGES = ['esbuild', 'uplot', 'viem']
 
-export type Asset = { name: string; contentType: string; bytes: Buffer; gzip: Buffer; etag: string }
+export type Asset = {
+  name: string
+  contentType: string
+  bytes: Buffer
+  /** Compressed on first use, then kept: start-up does not pay for files nobody asks for (source maps). */
+  gzip(): Buffer
+  etag: string
+}
 export type WebAssets = {
   /** Identifies the sources and package versions the assets were built from. */
   key: string
@@ -118,11 +125,20 @@ function toAssets(outputs: Map<string, Buffer>): Map<string, Asset> {
         name,
         contentType: CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream',
         bytes,
-        gzip: gzipSync(bytes, { level: 9 }),
-        etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"`,
+        gzip: lazyGzip(bytes),
+        etag: etagOf(bytes),
       },
     ]),
   )
+}
+
+export function lazyGzip(bytes: Buffer): () => Buffer {
+  let gzip: Buffer | undefined
+  return () => (gzip ??= gzipSync(bytes, { level: 9 }))
+}
+
+export function etagOf(bytes: Buffer): string {
+  return `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"`
 }
 
 /** A hash of every file under web/ and of the versions of the bundled packages. */

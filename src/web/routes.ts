@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto'
-import { gzipSync } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Logger } from 'pino'
 import { acceptsGzip } from '../http/compress.ts'
-import { loadWebAssets, type WebAssets } from './build-assets.ts'
+import { etagOf, lazyGzip, loadWebAssets, type WebAssets } from './build-assets.ts'
 import { CONTENT_SECURITY_POLICY, renderPage, type PageName } from './pages.ts'
 
 /** Hashed names never change content: browsers and CDNs keep them for a year. */
@@ -11,7 +9,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 const PAGES: Record<string, PageName> = { '/': 'home', '/early': 'early' }
 
-type Body = { bytes: Buffer; gzip: Buffer; etag: string; contentType: string }
+type Body = { bytes: Buffer; gzip(): Buffer; etag: string; contentType: string }
 
 /**
  * The web page for people: `/`, `/early` and their bundled assets under `/assets/`. These are
@@ -34,7 +32,7 @@ export function mountWeb(options: { log: Logger; load?: () => Promise<WebAssets>
       const pages = new Map(
         Object.entries(PAGES).map(([url, name]) => {
           const bytes = Buffer.from(renderPage(name, assets), 'utf8')
-          return [url, { bytes, gzip: gzipSync(bytes), etag: etagOf(bytes), contentType: 'text/html; charset=utf-8' }]
+          return [url, { bytes, gzip: lazyGzip(bytes), etag: etagOf(bytes), contentType: 'text/html; charset=utf-8' }]
         }),
       )
       for (const [url, body] of pages) {
@@ -64,10 +62,6 @@ function send(request: FastifyRequest, reply: FastifyReply, body: Body) {
   reply.header('vary', 'accept-encoding')
   reply.header('etag', etag)
   if (request.headers['if-none-match'] === etag) return reply.code(304).send()
-  if (gzip) return reply.header('content-encoding', 'gzip').send(body.gzip)
+  if (gzip) return reply.header('content-encoding', 'gzip').send(body.gzip())
   return reply.send(body.bytes)
-}
-
-function etagOf(bytes: Buffer): string {
-  return `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"`
 }

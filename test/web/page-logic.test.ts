@@ -1,6 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { mnemonicToAccount } from 'viem/accounts'
+import Fastify from 'fastify'
+import { pino } from 'pino'
+import { mountWeb } from '../../src/web/routes.ts'
 import { buildOpenApi } from '../../src/operations/runtime/openapi.ts'
 import { operations } from '../../src/operations/index.ts'
 import { requireWalletSignature, signTypedDataTemplate } from '../../src/operations/economy/wallet-signature.ts'
@@ -88,4 +91,17 @@ test('the curl command is the POST as written, quoted for a POSIX shell', () => 
     command,
     `curl -X POST 'http://127.0.0.1:3000/api/early/register' \\\n  -H 'content-type: application/json' \\\n  -d '{"wallet":"0xYourWallet","tweetUrl":"https://x.com/it'\\''s","issuedAt":1,"signature":"0x<signature>"}'`,
   )
+})
+
+test('a bundle that fails to build leaves the server up without the pages, and says why in the log', async () => {
+  const logged: string[] = []
+  const log = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line).msg) })
+  const app = Fastify()
+  app.get('/api/ping', async () => ({ ok: true }))
+  mountWeb({ log, load: async () => { throw new Error('esbuild is missing') } })(app)
+  await app.ready()
+  assert.equal((await app.inject('/api/ping')).statusCode, 200)
+  assert.equal((await app.inject('/')).statusCode, 404)
+  assert.deepEqual(logged, ['could not bundle the web page; / and /early are not served'])
+  await app.close()
 })

@@ -50,12 +50,15 @@ test('/ shows the price, the gallery, the chadboard, the chart and the API refer
   await page.goto(`${app.url}/`)
   assert.equal(await page.title(), 'MegaChad: burn to create')
 
-  await page.waitForFunction(() => /ETH$/.test(document.getElementById('price')?.textContent ?? ''))
+  await page.locator('#price', { hasText: /ETH$/ }).waitFor()
   assert.match(await page.textContent('#burn-cost') ?? '', /^225,000 MEGACHAD$/)
   assert.match(await page.textContent('#burn-cost-detail') ?? '', /≈ [\d.]+ ETH at this price, plus a 1 USDm fee/)
   const figure = page.locator(`#gallery-grid figure[data-token-id="${firstTokenId}"]`)
   await figure.waitFor()
-  assert.ok(await figure.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the portrait image loads from the IPFS gateway')
+  // The portrait image loads from the IPFS gateway (lazily: once scrolled into view).
+  await figure.scrollIntoViewIfNeeded()
+  const image = `#gallery-grid figure[data-token-id="${firstTokenId}"] img`
+  await page.waitForFunction(`(() => { const img = document.querySelector('${image}'); return img.complete && img.naturalWidth > 0 })()`)
   const row = page.locator(`#chadboard-rows tr[data-address="${holder.address}"]`)
   await row.waitFor()
   assert.match(await row.textContent() ?? '', /225,000/)
@@ -72,21 +75,21 @@ test('/ shows the price, the gallery, the chadboard, the chart and the API refer
   assert.match(await gallery.locator('tr[data-status="400"]').textContent() ?? '', /INVALID_INPUT/)
 
   await page.waitForSelector('#live[data-state="live"]')
-  await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true))
+  await page.evaluate('window.notReloaded = true')
 
   // A plain transfer to the dead address: a burn the page hears of through the event stream.
   const hash = await holder.send({ to: holder.contracts.token!, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [DEAD, 5_000n * E18] }) })
   const entry = page.locator(`#feed li[data-tx="${hash.toLowerCase()}"]`)
   await entry.waitFor()
   assert.match(await entry.textContent() ?? '', /transfer.*5,000 burned/)
-  await page.waitForFunction(() => document.getElementById('tokens-burned')?.textContent === '230,000')
+  await page.locator('#tokens-burned', { hasText: /^230,000$/ }).waitFor()
 
   // A looksmaxx: the new portrait joins the gallery and the burner's row counts two.
   const tokenId = await looksmaxx(holder)
   await page.locator(`#gallery-grid figure[data-token-id="${tokenId}"]`).waitFor()
-  await page.waitForFunction((address) => document.querySelector(`#chadboard-rows tr[data-address="${address}"] td:nth-child(3)`)?.textContent === '2', holder.address)
+  await page.locator(`#chadboard-rows tr[data-address="${holder.address}"] td:nth-child(3)`, { hasText: /^2$/ }).waitFor()
   assert.equal(await page.locator('#gallery-grid figure').count(), 2)
-  assert.ok(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded), 'the page was not reloaded')
+  assert.equal(await page.evaluate('window.notReloaded'), true, 'the page was not reloaded')
 
   assert.deepEqual(errors, [])
   await page.close()
