@@ -8,7 +8,7 @@ const LAYERS = [
   { name: 'infrastructure', paths: ['^src/chain/', '^src/store/', '^src/adapters/', '^src/cache/', '^src/events/', '^src/x402/'] },
   { name: 'services', paths: ['^src/indexer/', '^src/pipeline/'] },
   { name: 'operations', paths: ['^src/context\\.ts$', '^src/operations/'] },
-  { name: 'adapters-in', paths: ['^src/chat/', '^src/http/', '^src/mcp/'] },
+  { name: 'adapters-in', paths: ['^src/chat/', '^src/http/', '^src/mcp/', '^src/web/'] },
   { name: 'entry', paths: ['^src/app\\.ts$', '^src/main\\.ts$'] },
 ]
 

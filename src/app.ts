@@ -14,6 +14,7 @@ import { createFreshness } from './cache/freshness.ts'
 import { catchUp } from './cache/catch-up.ts'
 import { createProfileCache } from './chain/reads/profile-cache.ts'
 import { createHttpServer } from './http/server.ts'
+import { mountWeb } from './web/routes.ts'
 import { operations as registry } from './operations/index.ts'
 import type { AnyOperation } from './operations/define.ts'
 import { resolveHotKeys } from './chain/hot-keys.ts'
@@ -172,7 +173,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     baseUrl: () => baseUrl,
     chat: chatAgent,
   }
-  const http = createHttpServer(ctx, ctx.operations)
+  // The web page for people (/, /early) reads the same public API; it is no operation.
+  const http = createHttpServer(ctx, ctx.operations, { mounts: [mountWeb({ log })] })
 
   return {
     ctx,

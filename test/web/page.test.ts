@@ -1,0 +1,186 @@
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { encodeFunctionData, erc20Abi } from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
+import { startTestDevnet } from '../support/devnet.ts'
+import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
+import { createAgent, portraitBase64, MNEMONIC, type Agent } from '../support/agent.ts'
+import { hasChromium, startBrowser, CHROMIUM, type TestBrowser } from '../support/browser.ts'
+
+/**
+ * The web page in a real browser (Debian's Chromium through playwright-core) against the
+ * service on the devnet: what a person sees at / and /early, live updates without a reload,
+ * and no console error.
+ */
+const skip = hasChromium() ? false : `no Chromium at ${CHROMIUM}: run scripts/install-chromium.sh`
+const DEAD = '0x000000000000000000000000000000000000dEaD'
+const E18 = 10n ** 18n
+
+let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+let app: TestApp
+let browser: TestBrowser
+let holder: Agent
+let image: string
+let firstTokenId: string
+
+async function looksmaxx(who: Agent): Promise<string> {
+  const { burnTxHash, devTxHash } = await who.burn()
+  const { status, body } = await postJson(`${app.url}/api/generate`, { burnTxHash, devTxHash, burnerAddress: who.address, image, ...(await who.signRedeem({ burnTxHash, devTxHash, image })) })
+  assert.equal(status, 200, JSON.stringify(body))
+  return body.tokenId
+}
+
+before(async () => {
+  if (skip) return
+  devnet = await startTestDevnet()
+  app = await startTestApp({ rpcUrl: devnet.url, env: { INDEXER_POLL_MS: '200' } })
+  image = await portraitBase64()
+  holder = await createAgent(app.url, devnet.url, 4) // the demo holder: tokens, a .mega name
+  firstTokenId = await looksmaxx(holder)
+  browser = await startBrowser()
+})
+after(async () => {
+  await browser?.close()
+  await app?.stop()
+  await devnet?.close()
+})
+
+test('/ shows the price, the gallery, the chadboard, the chart and the API reference, and burns appear without a reload', { skip }, async () => {
+  const { page, errors } = await browser.open()
+  await page.goto(`${app.url}/`)
+  assert.equal(await page.title(), 'MegaChad: burn to create')
+
+  await page.locator('#price', { hasText: /ETH$/ }).waitFor()
+  assert.match(await page.textContent('#burn-cost') ?? '', /^225,000 MEGACHAD$/)
+  assert.match(await page.textContent('#burn-cost-detail') ?? '', /≈ [\d.]+ ETH at this price, plus a 1 USDm fee/)
+  const figure = page.locator(`#gallery-grid figure[data-token-id="${firstTokenId}"]`)
+  await figure.waitFor()
+  // The portrait image loads from the IPFS gateway (lazily: once scrolled into view).
+  await figure.scrollIntoViewIfNeeded()
+  const image = `#gallery-grid figure[data-token-id="${firstTokenId}"] img`
+  await page.waitForFunction(`(() => { const img = document.querySelector('${image}'); return img.complete && img.naturalWidth > 0 })()`)
+  const row = page.locator(`#chadboard-rows tr[data-address="${holder.address}"]`)
+  await row.waitFor()
+  assert.match(await row.textContent() ?? '', /225,000/)
+  assert.equal(await page.locator('#chart canvas').count(), 1, 'the chart draws on a canvas')
+
+  const openapi = (await getJson(`${app.url}/.well-known/openapi.json`)).body
+  const operationIds = Object.values(openapi.paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) => Object.values(item).map((op) => op.operationId))
+  await page.waitForSelector('#api-reference details.op')
+  const listed = await page.$$eval('#api-reference details.op', (ops) => ops.map((op) => op.getAttribute('data-operation-id')))
+  assert.deepEqual([...listed].sort(), [...operationIds].sort(), 'every operation of the OpenAPI document is listed')
+  const gallery = page.locator('details.op[data-operation-id="get_gallery"]')
+  await gallery.locator('summary').click()
+  assert.match(await gallery.textContent() ?? '', /limit.*integer \(1 to 50\)/s)
+  assert.match(await gallery.locator('tr[data-status="400"]').textContent() ?? '', /INVALID_INPUT/)
+
+  await page.waitForSelector('#live[data-state="live"]')
+  await page.evaluate('window.notReloaded = true')
+
+  // A plain transfer to the dead address: a burn the page hears of through the event stream.
+  const hash = await holder.send({ to: holder.contracts.token!, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [DEAD, 5_000n * E18] }) })
+  const entry = page.locator(`#feed li[data-tx="${hash.toLowerCase()}"]`)
+  await entry.waitFor()
+  assert.match(await entry.textContent() ?? '', /transfer.*5,000 burned/)
+  await page.locator('#tokens-burned', { hasText: /^230,000$/ }).waitFor()
+
+  // A looksmaxx: the new portrait joins the gallery and the burner's row counts two.
+  const tokenId = await looksmaxx(holder)
+  await page.locator(`#gallery-grid figure[data-token-id="${tokenId}"]`).waitFor()
+  await page.locator(`#chadboard-rows tr[data-address="${holder.address}"] td:nth-child(3)`, { hasText: /^2$/ }).waitFor()
+  assert.equal(await page.locator('#gallery-grid figure').count(), 2)
+  assert.equal(await page.evaluate('window.notReloaded'), true, 'the page was not reloaded')
+
+  assert.deepEqual(errors, [])
+  await page.close()
+})
+
+test('/early?ref=CODE shows the code and signs a wallet up through an injected EIP-1193 wallet', { skip }, async () => {
+  const { page, errors } = await browser.open()
+  const account = mnemonicToAccount(MNEMONIC, { addressIndex: 4 })
+  const asked: string[] = []
+  // A wallet extension's provider, backed by a real key: it signs what the page asks it to.
+  await page.exposeFunction('walletRequest', async (method: string, params: unknown[]) => {
+    asked.push(method)
+    switch (method) {
+      case 'eth_requestAccounts':
+      case 'eth_accounts':
+        return [account.address]
+      case 'eth_chainId':
+        return '0x10e6'
+      case 'eth_signTypedData_v4': {
+        const { types, domain, primaryType, message } = JSON.parse(params[1] as string)
+        delete types.EIP712Domain
+        return account.signTypedData({ types, domain, primaryType, message })
+      }
+      default:
+        throw new Error(`the test wallet does not do ${method}`)
+    }
+  })
+  // As source text: tsx would otherwise wrap a function's names in a helper the page lacks.
+  await page.addInitScript('window.ethereum = { request: ({ method, params }) => window.walletRequest(method, params ?? []) }')
+  await page.goto(`${app.url}/early?ref=abc123demo`)
+  assert.equal(await page.textContent('#ref-code'), 'abc123demo')
+  assert.equal(await page.inputValue('#referral-code'), 'abc123demo')
+  await page.waitForSelector('#signup-button:not([disabled])')
+  assert.match(await page.textContent('#instant-access') ?? '', /3\+ looksmaxxed NFTs/)
+
+  await page.fill('#twitter', '@chadtester')
+  await page.click('#signup-button')
+  const code = (await page.locator('#my-code').textContent())!
+  assert.equal(code, `${account.address.slice(2, 8).toLowerCase()}chad`)
+  assert.equal(await page.getAttribute('#my-link', 'href'), `${app.url}/early?ref=${code}`)
+  assert.deepEqual(asked, ['eth_requestAccounts', 'eth_chainId', 'eth_signTypedData_v4'])
+  const { rows } = await app.ctx.db.query<{ referred_by: string; twitter: string }>('SELECT referred_by, twitter FROM early_access WHERE wallet = $1', [account.address])
+  assert.deepEqual(rows, [{ referred_by: 'abc123demo', twitter: '@chadtester' }], 'the referrer is recorded with the signed registration')
+
+  assert.deepEqual(errors, [])
+  await page.close()
+})
+
+test('/early without a wallet shows the exact API call, and a link with something else than a code does not use it', { skip }, async () => {
+  const { page, errors } = await browser.open()
+  await page.goto(`${app.url}/early?ref=${encodeURIComponent('<img src=x onerror=alert(1)>')}`)
+  await page.waitForSelector('#wallet-status:has-text("No wallet")')
+  assert.equal(await page.getAttribute('#referral', 'data-state'), 'invalid')
+  assert.match(await page.textContent('#referral') ?? '', /<img src=x onerror=alert\(1\)>, which is not a referral code/)
+  assert.equal(await page.locator('#referral img').count(), 0, 'the query is shown as text, never as markup')
+  assert.ok(await page.isDisabled('#signup-button'))
+  const curl = (await page.textContent('#curl'))!
+  assert.match(curl, new RegExp(`^curl -X POST '${app.url}/api/early/register'`))
+  assert.match(curl, /"wallet":"0xYourWallet","issuedAt":\d+,"signature":"0x<signature>"/)
+  const typed = JSON.parse((await page.textContent('#typed-data'))!)
+  assert.equal(typed.primaryType, 'EarlyAccessRegistration')
+  assert.deepEqual(typed.domain, { name: 'MegaChad', version: '1', chainId: 4326 })
+  await page.fill('#referral-code', 'friend42')
+  assert.match((await page.textContent('#curl'))!, /"referralCode":"friend42"/, 'the command follows the form')
+  assert.deepEqual(errors, [])
+  await page.close()
+})
+
+test('pages and assets: HTML revalidated, hashed assets immutable with their type and gzip, unknown paths the JSON 404', { skip }, async () => {
+  const home = await fetch(`${app.url}/`)
+  assert.equal(home.status, 200)
+  assert.equal(home.headers.get('content-type'), 'text/html; charset=utf-8')
+  assert.equal(home.headers.get('cache-control'), 'no-cache')
+  assert.match(home.headers.get('content-security-policy')!, /script-src 'self'/)
+  const html = await home.text()
+  assert.equal((await fetch(`${app.url}/`, { headers: { 'if-none-match': home.headers.get('etag')! } })).status, 304)
+  assert.equal((await fetch(`${app.url}/early?ref=abc123demo`)).status, 200)
+
+  const script = html.match(/<script type="module" src="(\/assets\/home-[A-Z0-9]+\.js)">/)![1]!
+  const style = html.match(/<link rel="stylesheet" href="(\/assets\/home-[A-Z0-9]+\.css)">/)![1]!
+  const js = await fetch(`${app.url}${script}`)
+  assert.equal(js.status, 200)
+  assert.equal(js.headers.get('content-type'), 'text/javascript; charset=utf-8')
+  assert.equal(js.headers.get('cache-control'), 'public, max-age=31536000, immutable')
+  assert.equal(js.headers.get('content-encoding'), 'gzip', 'fetch accepts gzip')
+  assert.equal((await fetch(`${app.url}${style}`)).headers.get('content-type'), 'text/css; charset=utf-8')
+  assert.ok(!html.includes('http://') && !html.includes('https://'), 'no asset from another origin (no CDN)')
+
+  for (const path of ['/assets/home-NOPE.js', '/assets/../package.json', '/index.html']) {
+    const { status, body } = await getJson(`${app.url}${path}`)
+    assert.equal(status, 404, path)
+    assert.equal(body.error.code, 'NOT_FOUND', path)
+  }
+})
