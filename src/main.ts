@@ -3,7 +3,6 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } f
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadConfig, ConfigError, type Config } from './config/load.ts'
-import { createApp } from './app.ts'
 import { createLogger } from './config/logger.ts'
 import type { Logger } from 'pino'
 
@@ -72,18 +71,22 @@ function readDevnetRecord(config: Config): DevnetRecord | undefined {
   return undefined
 }
 
+type DevnetStart = { rpcUrl: string; started: boolean; log: string; ready: Promise<void> }
+
 /**
  * Embedded mode runs the devnet in a process of its own (its own process group, detached),
  * so the service can be stopped and restarted while the chain keeps its state; a running
- * devnet is reused. Its output goes to DATA_DIR/devnet.log.
+ * devnet is reused. Its output goes to DATA_DIR/devnet.log. Resolves once the devnet is
+ * spawned (or found running); `ready` resolves when it answers, so the service's modules load
+ * on the other core meanwhile.
  */
-async function ensureDevnet(config: Config, log: Logger): Promise<{ rpcUrl: string; started: boolean; log: string }> {
+async function startDevnetProcess(config: Config, log: Logger): Promise<DevnetStart> {
   const rpcUrl = `http://127.0.0.1:${config.DEVNET_RPC_PORT}`
   const logFile = path.join(config.DATA_DIR, 'devnet.log')
   const running = await devnetInfo(rpcUrl)
   if (running) {
     log.info({ rpc: rpcUrl }, `reusing the devnet already running at ${rpcUrl} (its chain state is kept)`)
-    return { rpcUrl, started: false, log: logFile }
+    return { rpcUrl, started: false, log: logFile, ready: Promise.resolve() }
   }
   const started = Date.now()
   log.info({ rpc: rpcUrl, log: logFile }, `starting the embedded devnet (chain 4326): deploying and seeding the contracts; its output goes to ${logFile}`)
@@ -98,16 +101,20 @@ async function ensureDevnet(config: Config, log: Logger): Promise<{ rpcUrl: stri
   closeSync(out)
   child.unref()
   bootingDevnet = child
-  const info = await waitForDevnet(rpcUrl, 120_000, () => child.exitCode === null && child.signalCode === null)
-  bootingDevnet = undefined
-  if (!info) {
-    if (child.exitCode === null) child.kill('SIGTERM')
-    throw new Error(`The devnet did not come up on ${rpcUrl}; see ${logFile}.`)
-  }
-  const record: DevnetRecord = { pid: child.pid!, port: config.DEVNET_RPC_PORT, bootId: info.bootId }
-  writeFileSync(devnetRecordPath(config), `${JSON.stringify(record)}\n`)
-  log.info({ rpc: rpcUrl, ms: Date.now() - started }, `devnet up at ${rpcUrl} in ${Date.now() - started} ms`)
-  return { rpcUrl, started: true, log: logFile }
+  const ready = (async () => {
+    const info = await waitForDevnet(rpcUrl, 120_000, () => child.exitCode === null && child.signalCode === null)
+    bootingDevnet = undefined
+    if (!info) {
+      if (child.exitCode === null) child.kill('SIGTERM')
+      throw new Error(`The devnet did not come up on ${rpcUrl}; see ${logFile}.`)
+    }
+    const record: DevnetRecord = { pid: child.pid!, port: config.DEVNET_RPC_PORT, bootId: info.bootId }
+    writeFileSync(devnetRecordPath(config), `${JSON.stringify(record)}\n`)
+    log.info({ rpc: rpcUrl, ms: Date.now() - started }, `devnet up at ${rpcUrl} in ${Date.now() - started} ms`)
+  })()
+  // Awaited by main() after the service's modules are loaded; a failure before that is not unhandled.
+  ready.catch(() => {})
+  return { rpcUrl, started: true, log: logFile, ready }
 }
 
 /** Stops the devnet a `npm start` started (this one or an earlier one), if it still runs. */
@@ -164,7 +171,10 @@ async function main() {
     }
   }
   const log = createLogger(config.LOG_LEVEL, { pretty: process.stdout.isTTY })
-  const devnet = config.RPC_URL ? undefined : await ensureDevnet(config, log)
+  const devnet = config.RPC_URL ? undefined : await startDevnetProcess(config, log)
+  // Loaded while the devnet boots in its own process (the two take about the same time).
+  const { createApp } = await import('./app.ts')
+  await devnet?.ready
   let app
   try {
     log.info('opening the database, reading the contracts; then the indexer, workers and HTTP server start')

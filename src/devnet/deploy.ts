@@ -1,8 +1,7 @@
 import {
   createPublicClient, createWalletClient, custom, getAddress, maxUint256, parseAbi, parseEther, toHex, type Abi, type Address, type Hex,
 } from 'viem'
-import type { Provider } from '@nomicfoundation/edr'
-import { eip1193, DEVNET_CHAIN_ID } from './edr-provider.ts'
+import { eip1193, DEVNET_CHAIN_ID, type JsonRpcHandler } from './edr-provider.ts'
 import { compileContracts, type CompiledContracts } from './compile.ts'
 import { loadDexArtifacts } from './artifacts.ts'
 import { devnetAccount, roles } from '../chain/devnet-accounts.ts'
@@ -54,7 +53,7 @@ function isqrt(n: bigint): bigint {
  * addresses never move; it also moves the chain clock from the past genesis (see
  * `DEFI_HISTORY_SECONDS`) to `nowSeconds`, the wall clock at boot.
  */
-export async function deployAll(provider: Provider, options: { agentUri: string; nowSeconds?: number }): Promise<Deployment> {
+export async function deployAll(provider: JsonRpcHandler, options: { agentUri: string; nowSeconds?: number }): Promise<Deployment> {
   const compiled: CompiledContracts = await compileContracts()
   const dex = loadDexArtifacts()
   const chain = createViemChain('http://127.0.0.1', 'https://megaexplorer.xyz', MULTICALL3_ADDRESS)

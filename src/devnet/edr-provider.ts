@@ -2,7 +2,6 @@ import {
   EdrContext, L1_CHAIN_TYPE, l1GenesisState, l1HardforkFromString, l1ProviderFactory, ContractDecoder, MineOrdering,
   type Provider,
 } from '@nomicfoundation/edr'
-import { hexToBytes } from 'viem'
 import { DEVNET_BALANCE_WEI, devnetAccounts } from '../chain/devnet-accounts.ts'
 
 export const DEVNET_CHAIN_ID = 4326n
@@ -20,6 +19,12 @@ function edrContext(): Promise<EdrContext> {
   })()
   return context
 }
+
+/** What the JSON-RPC helpers need of an EDR provider (a recording wrapper is one too). */
+export type JsonRpcHandler = Pick<Provider, 'handleRequest'>
+
+/** Hex to bytes without loading viem: the replayed devnet boots without it. */
+const hexToBytes = (hex: string) => Uint8Array.from(Buffer.from(hex.slice(2), 'hex'))
 
 export type JsonRpcError = { code: number; message: string; data?: unknown }
 export type Eip1193 = { request(args: { method: string; params?: unknown[] }): Promise<unknown> }
@@ -87,7 +92,7 @@ function withEstimateMargin(result: unknown): unknown {
  * (`code 3`, `execution reverted…`, `data`), which is what clients such as viem decode,
  * and gas estimates given the margin above.
  */
-export async function callProvider(provider: Provider, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: JsonRpcError }> {
+export async function callProvider(provider: JsonRpcHandler, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: JsonRpcError }> {
   const response = await provider.handleRequest(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))
   const body = (typeof response.data === 'string' ? JSON.parse(response.data) : response.data) as { result?: unknown; error?: JsonRpcError }
   if (!body.error) return { result: method === 'eth_estimateGas' ? withEstimateMargin(body.result) : body.result }
@@ -101,7 +106,7 @@ export async function callProvider(provider: Provider, method: string, params: u
 }
 
 /** An EIP-1193 view of the provider, for viem's `custom()` transport inside this process. */
-export function eip1193(provider: Provider): Eip1193 {
+export function eip1193(provider: JsonRpcHandler): Eip1193 {
   return {
     async request({ method, params }) {
       const { result, error } = await callProvider(provider, method, params ?? [])

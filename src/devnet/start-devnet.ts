@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto'
 import type { Provider } from '@nomicfoundation/edr'
 import { createEdrProvider, DEVNET_CHAIN_ID } from './edr-provider.ts'
 import { serveJsonRpc } from './rpc-server.ts'
-import { deployAll, BURN_ADDRESS } from './deploy.ts'
-import { DEFI_HISTORY_SECONDS } from './deploy-defi.ts'
+import { readSeedJournal, recordSeed, replaySeed, seedKey, writeSeedJournal, SEED_JOURNAL_FORMAT, type SeedJournal } from './seed-journal.ts'
+import { BURN_ADDRESS } from '../chain/constants.ts'
 import { devnetAccount, roles } from '../chain/devnet-accounts.ts'
 import type { ContractAddresses } from '../chain/contract-names.ts'
 
@@ -25,19 +25,49 @@ export type DevnetInfo = {
   burnAddress: `0x${string}`
 }
 
-export type Devnet = { url: string; info: DevnetInfo; provider: Provider; close(): Promise<void> }
+export type Devnet = { url: string; info: DevnetInfo; provider: Provider; seed: SeedSource; close(): Promise<void> }
+
+/** How the chain got its contracts: replayed from the journal in .cache/devnet, or deployed (and journaled). */
+export type SeedSource = 'replayed' | 'deployed'
+
+/**
+ * A chain 4326 with the contract suite deployed and seeded, ending at the wall clock. The
+ * first boot deploys through viem and journals the seed under .cache/devnet; later boots
+ * replay the journal with its clock moved to now (seed-journal.ts), and deploy afresh when the
+ * replay does not reproduce it.
+ */
+async function seededProvider(agentUri: string, log?: (line: string) => void) {
+  const key = await seedKey(agentUri)
+  const journal = await readSeedJournal(key)
+  if (journal) {
+    const nowSeconds = Math.floor(Date.now() / 1000)
+    const shift = nowSeconds - journal.nowSeconds
+    const provider = await createEdrProvider({ genesisBlockTime: journal.genesisTime + shift })
+    if (await replaySeed(provider, journal, shift)) return { provider, deployment: journal.deployment, source: 'replayed' as SeedSource }
+    log?.('the journaled devnet seed did not replay; deploying afresh')
+  }
+  // Only a fresh deployment needs viem and the compiled contracts.
+  const [{ deployAll }, { DEFI_HISTORY_SECONDS }] = await Promise.all([import('./deploy.ts'), import('./deploy-defi.ts')])
+  const nowSeconds = Math.floor(Date.now() / 1000)
+  const genesisTime = nowSeconds - DEFI_HISTORY_SECONDS
+  const provider = await createEdrProvider({ genesisBlockTime: genesisTime })
+  const recorder = await recordSeed(provider)
+  const deployment = await deployAll(recorder.handler, { nowSeconds, agentUri })
+  const entries = recorder.entries()
+  if (entries) {
+    const recorded: SeedJournal = { format: SEED_JOURNAL_FORMAT, key, genesisTime, nowSeconds, entries, deployment }
+    await writeSeedJournal(recorded).catch((error) => log?.(`could not journal the devnet seed: ${(error as Error).message}`))
+  }
+  return { provider, deployment, source: 'deployed' as SeedSource }
+}
 
 /**
  * Boots a fresh chain 4326, deploys and seeds the contract suite, and serves JSON-RPC
  * (with `devnet_info`) on host:port. Port 0 picks a free port (tests).
  */
 export async function startDevnet(options: { host?: string; port?: number; serviceUrl?: string; log?: (line: string) => void } = {}): Promise<Devnet> {
-  const nowSeconds = Math.floor(Date.now() / 1000)
-  const provider = await createEdrProvider({ genesisBlockTime: nowSeconds - DEFI_HISTORY_SECONDS })
-  const deployment = await deployAll(provider, {
-    nowSeconds,
-    agentUri: `${options.serviceUrl ?? 'http://127.0.0.1:3000'}/.well-known/agent-registration.json`,
-  })
+  const agentUri = `${options.serviceUrl ?? 'http://127.0.0.1:3000'}/.well-known/agent-registration.json`
+  const { provider, deployment, source } = await seededProvider(agentUri, options.log)
   const info: DevnetInfo = {
     bootId: randomUUID(),
     chainId: Number(DEVNET_CHAIN_ID),
@@ -60,6 +90,6 @@ export async function startDevnet(options: { host?: string; port?: number; servi
     port: options.port ?? 8545,
     methods: { devnet_info: () => info },
   })
-  options.log?.(`devnet (chain ${info.chainId}) JSON-RPC at ${server.url}`)
-  return { url: server.url, info, provider, close: server.close }
+  options.log?.(`devnet (chain ${info.chainId}) JSON-RPC at ${server.url}, contracts ${source === 'replayed' ? 'replayed from .cache/devnet' : 'deployed and journaled'}`)
+  return { url: server.url, info, provider, seed: source, close: server.close }
 }

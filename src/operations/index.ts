@@ -26,7 +26,16 @@ import { getAgentRegistration as getReferralAgent, registerReferralAgent, getRef
 import { getEarlyAccessInfo, registerEarlyAccess } from './economy/early-access.ts'
 import { getCrossChainIntent } from './economy/cross-chain-intent.ts'
 import { chatWithAgent, getChatInfo } from './agent/chat.ts'
-import { getAgentCard, getMcpManifest, getPluginManifest, getAgentRegistration, getAgentsTxt, getLlmsTxt, getLlmsFullTxt } from './discovery/manifests.ts'
+import { getAgentCard } from './discovery/get-agent-card.ts'
+import { getMcpManifest } from './discovery/get-mcp-manifest.ts'
+import { getPluginManifest } from './discovery/get-plugin-manifest.ts'
+import { getAgentRegistration } from './discovery/get-agent-registration.ts'
+import { getAgentsTxt } from './discovery/get-agents-txt.ts'
+import { getLlmsTxt } from './discovery/get-llms-txt.ts'
+import { getLlmsFullTxt } from './discovery/get-llms-full-txt.ts'
+import { getTerms } from './discovery/get-terms.ts'
+import { getPrivacy } from './discovery/get-privacy.ts'
+import { getAgentImage } from './discovery/get-agent-image.ts'
 import { getDefiStaking } from './defi/get-defi-staking.ts'
 import { buildStakingTx } from './defi/build-staking-tx.ts'
 import { getAmmQuote } from './defi/get-amm-quote.ts'
@@ -79,6 +88,9 @@ export const operations = [
   getAgentsTxt,
   getLlmsTxt,
   getLlmsFullTxt,
+  getTerms,
+  getPrivacy,
+  getAgentImage,
   getGaslessBurn,
   postGaslessBurn,
   getReferralAgent,

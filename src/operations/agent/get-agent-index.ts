@@ -3,6 +3,8 @@ import { defineOperation, mcpToolOperations } from '../define.ts'
 import { chainInfo } from '../schemas.ts'
 import { AGENT_INTENTS, ENDPOINT_GROUPS } from './intents.ts'
 import { MCP_PATH } from '../runtime/paths.ts'
+import { legalLinks } from '../discovery/legal-links.ts'
+import { CONTACT_EMAIL } from '../discovery/contact.ts'
 
 const group = z.record(z.string(), z.string())
 
@@ -101,8 +103,8 @@ export const getAgentIndex = defineOperation({
         publicReads: 'Public reads need no authentication.',
         x402: 'The looksmaxx submission is paid with an x402 v1 exact payment of 1 USDm (network megaeth, asset: the USDm forwarder).',
       },
-      legal: { terms: `${base}/llms.txt`, privacy: `${base}/llms.txt` },
-      contact: { email: 'agents@megachad.xyz' },
+      legal: legalLinks(base),
+      contact: { email: CONTACT_EMAIL },
     }
   },
 })

@@ -4,6 +4,7 @@ import { addressOut } from '../schemas.ts'
 import { identityRegistryAbi, reputationRegistryAbi } from '../../chain/abis/registries.ts'
 import { rpcFailed } from '../../chain/upstream-error.ts'
 import { CHAIN_ID } from '../../chain/constants.ts'
+import { AGENT_IMAGE_PATH } from '../discovery/get-agent-image.ts'
 
 /** The services named in the registration file, each at version 1.0.0. */
 const SERVICES = [
@@ -36,7 +37,7 @@ export function buildRegistration(ctx: import('../../context.ts').Context): z.in
     type: 'https://eips.ethereum.org/EIPS/eip-8004#registration-v1',
     name: 'MegaChad',
     description: 'Burn-to-create portrait agent: burn 225,000 MEGACHAD, pay 1 USDm with x402, get an AI-enhanced portrait minted as an NFT on MegaETH.',
-    image: `${base}/ipfs/`,
+    image: `${base}${AGENT_IMAGE_PATH}`,
     openapi: `${base}/.well-known/openapi.json`,
     services: SERVICES.map(([name, path]) => ({ name, endpoint: `${base}${path}`, version: '1.0.0' })),
     x402Support: true,

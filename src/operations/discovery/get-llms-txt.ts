@@ -1,0 +1,46 @@
+import { z } from 'zod'
+import { defineOperation } from '../define.ts'
+import { textAnswer, textDocument } from './text-answer.ts'
+import { legalLinks } from './legal-links.ts'
+import { MCP_PATH } from '../runtime/paths.ts'
+
+export const getLlmsTxt = defineOperation({
+  id: 'get_llms_txt',
+  method: 'GET',
+  path: '/llms.txt',
+  summary: 'llms.txt: a short Markdown guide to the service for language models',
+  tags: ['discovery'],
+  input: z.object({}),
+  output: textDocument,
+  errors: [],
+  cacheSeconds: 3600,
+  staleSeconds: 3600,
+  mcp: false,
+  async handler(ctx) {
+    const base = ctx.baseUrl()
+    const legal = legalLinks(base)
+    return textAnswer(
+      [
+        '# MegaChad burn-to-create',
+        '',
+        `> Burn 225,000 MEGACHAD (112,500 to the dead address, 112,500 to the fund wallet), pay 1 USDm with x402, upload a portrait, receive an AI-enhanced portrait minted as an NFT on MegaETH (chain ${ctx.chain.info.chainId}).`,
+        '',
+        '## Start here',
+        `- [Agent index](${base}/api/agent)`,
+        `- [OpenAPI](${base}/.well-known/openapi.json)`,
+        `- [MCP server](${base}${MCP_PATH}) (Streamable HTTP; [manifest](${base}/.well-known/mcp.json))`,
+        `- [Contract registry](${base}/.well-known/service-protocol.json)`,
+        `- [Full reference](${base}/llms-full.txt)`,
+        '',
+        '## Endpoints',
+        ...ctx.operations.map((op) => `- \`${op.method} ${op.path}\`: ${op.summary}`),
+        '',
+        '## Legal',
+        `- [Terms](${legal.terms})`,
+        `- [Privacy](${legal.privacy})`,
+        '',
+      ].join('\n'),
+      'text/markdown; charset=utf-8',
+    )
+  },
+})
