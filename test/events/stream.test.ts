@@ -1,24 +1,28 @@
-import { test, before, after } from 'node:test'
+import { test, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { startTestDevnet } from '../support/devnet.ts'
-import { startTestApp, type TestApp } from '../support/app.ts'
+import { useDevnet, buildApp, type TestApp } from '../support/harness.ts'
 import { openStream } from '../support/sse.ts'
 import { publishEvent } from '../../src/events/publish-event.ts'
 
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
-let app: TestApp
-before(async () => {
-  devnet = await startTestDevnet()
-  app = await startTestApp({ rpcUrl: devnet.url, env: { SSE_LIFETIME_MS: '2500', SSE_HEARTBEAT_MS: '400' } })
-})
+// The socket is the point here: streams are read over HTTP. Each test has its service, so
+// none depends on the events another published; the lifetime test's service closes streams
+// after 1.5 s (heartbeats every 100 ms) instead of making the others wait out a lifetime.
+const devnet = useDevnet()
+const apps: Array<TestApp & { stop(): Promise<void> }> = []
+const service = async (env: Record<string, string> = {}) => {
+  const app = await buildApp(devnet, { env: { SSE_HEARTBEAT_MS: '400', ...env } })
+  apps.push(app)
+  return app
+}
 after(async () => {
-  await app?.stop()
-  await devnet?.close()
+  await Promise.all(apps.map((app) => app.stop()))
 })
 
-const burn = async (n: number) => (await publishEvent(app.ctx, 'burn', { txHash: `0x${String(n).padStart(64, '0')}`, tokenId: String(n) }))!
+const burnOn = (app: TestApp) => async (n: number) => (await publishEvent(app.ctx, 'burn', { txHash: `0x${String(n).padStart(64, '0')}`, tokenId: String(n) }))!
 
 test('a client gets connected, stats, live burns with ids, heartbeats, and a close at the end of its lifetime', async () => {
+  const app = await service({ SSE_LIFETIME_MS: '1500', SSE_HEARTBEAT_MS: '100' })
+  const burn = burnOn(app)
   const stream = await openStream(`${app.url}/api/events`)
   assert.equal(stream.response.status, 200)
   assert.match(stream.response.headers.get('content-type')!, /^text\/event-stream/)
@@ -31,7 +35,7 @@ test('a client gets connected, stats, live burns with ids, heartbeats, and a clo
   await stream.waitFor((e) => e.event === 'heartbeat')
   const close = await stream.waitFor((e) => e.event === 'close', 5000)
   assert.equal(close.data.reconnect, true)
-  await stream.done
+  assert.equal(await stream.done, 'end', 'the server ended the stream cleanly')
   assert.equal(stream.ended, true, 'the server ended the stream')
   const kinds = stream.events.map((e) => e.event)
   assert.equal(stream.events[0]!.retry, 3000, 'a retry hint comes first')
@@ -44,10 +48,12 @@ test('a client gets connected, stats, live burns with ids, heartbeats, and a clo
 })
 
 test('a client that reconnects with Last-Event-ID receives what it missed, in order, once', async () => {
+  const app = await service()
+  const burn = burnOn(app)
   const first = await openStream(`${app.url}/api/events`)
   const seen = await burn(10)
   await first.waitFor((e) => e.id === seen.id)
-  await first.close()
+  assert.equal(await first.close(), 'closed')
   const missed = [await burn(11), await burn(12), await burn(13)]
   const second = await openStream(`${app.url}/api/events`, { 'last-event-id': seen.id })
   const last = await second.waitFor((e) => e.id === missed.at(-1)!.id)
@@ -60,12 +66,14 @@ test('a client that reconnects with Last-Event-ID receives what it missed, in or
 })
 
 test('a backlog longer than one replay arrives in pages, over reconnections, without a gap', async () => {
+  const app = await service()
+  const burn = burnOn(app)
   const seen = await burn(100)
   const missed: Array<{ id: string }> = []
   for (let n = 0; n < 520; n++) missed.push(await burn(1000 + n))
   const first = await openStream(`${app.url}/api/events`, { 'last-event-id': seen.id })
   const close = await first.waitFor((e) => e.event === 'close', 10_000)
-  await first.done
+  assert.equal(await first.done, 'end', 'the server ended the page cleanly')
   assert.equal(close.data.reason, 'backlog')
   assert.equal(close.data.reconnect, true)
   const page1 = first.events.filter((e) => e.event === 'burn').map((e) => e.id)
@@ -77,4 +85,23 @@ test('a backlog longer than one replay arrives in pages, over reconnections, wit
   await second.close()
   const page2 = second.events.filter((e) => e.event === 'burn').map((e) => e.id)
   assert.deepEqual(page2, missed.slice(500).map((e) => e.id))
+})
+
+test('the stream helper tells a broken connection from a clean end', async () => {
+  const http = await import('node:http')
+  // A server that sends one event and then destroys the socket mid-stream.
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    res.write('event: connected\ndata: {}\n\n', () => setImmediate(() => res.socket?.destroy()))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  try {
+    const stream = await openStream(`http://127.0.0.1:${(server.address() as { port: number }).port}/`)
+    assert.equal(await stream.done, 'broken')
+    assert.equal(stream.events[0]!.event, 'connected')
+    await assert.rejects(stream.waitFor((e) => e.event === 'close'), /the stream broke/)
+  } finally {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  }
 })
