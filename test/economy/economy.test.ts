@@ -5,6 +5,7 @@ import { mnemonicToAccount } from 'viem/accounts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
 import { createAgent, portraitBase64, MNEMONIC, type Agent } from '../support/agent.ts'
+import { rpcCall } from '../support/rpc.ts'
 
 const E18 = 10n ** 18n
 const DEAD = '0x000000000000000000000000000000000000dEaD'
@@ -22,10 +23,8 @@ after(async () => {
   await devnet?.close()
 })
 
-const rpc = async (method: string, params: unknown[] = []) => {
-  const response = await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
-  return ((await response.json()) as { result: unknown }).result
-}
+/** JSON-RPC on the devnet; an error answer throws (a failed evm_revert fails the test). */
+const rpc = (method: string, params: unknown[] = []) => rpcCall(devnet.url, method, params)
 const approveRelayer = (amount: bigint) => encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [devnet.info.contracts.relayer, amount] })
 
 async function signBurn(agent: Agent, typed: any, overrides: { deadline?: number } = {}) {
