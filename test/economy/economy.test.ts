@@ -91,7 +91,9 @@ describe('gasless burn', () => {
     const tooPoor = await postJson(`${app.url}/api/gasless/burn`, await signBurn(other, poor.signTypedData))
     assert.equal(tooPoor.status, 400)
     assert.equal(tooPoor.body.error.code, 'INSUFFICIENT_BALANCE')
-    assert.equal((await getJson(`${app.url}/api/gasless/burn?address=nope`)).status, 400)
+    const badAddress = await getJson(`${app.url}/api/gasless/burn?address=nope`)
+    assert.equal(badAddress.status, 400)
+    assert.equal(badAddress.body.error.code, 'INVALID_ADDRESS')
   })
 })
 
@@ -228,8 +230,12 @@ describe('referral agents', () => {
   test('400s of the spec', async () => {
     assert.equal((await getJson(`${app.url}/api/agent/referrals`)).status, 400)
     assert.equal((await getJson(`${app.url}/api/agent/register?address=0x1`)).body.error.code, 'INVALID_ADDRESS')
-    assert.equal((await postJson(`${app.url}/api/agent/register`, { wallet: 'bad' })).status, 400)
-    assert.equal((await getJson(`${app.url}/api/agent/referrals?referralCode=unknownCode1`)).status, 404)
+    const badWallet = await postJson(`${app.url}/api/agent/register`, { wallet: 'bad' })
+    assert.equal(badWallet.status, 400)
+    assert.equal(badWallet.body.error.code, 'INVALID_ADDRESS')
+    const unknownCode = await getJson(`${app.url}/api/agent/referrals?referralCode=unknownCode1`)
+    assert.equal(unknownCode.status, 404)
+    assert.equal(unknownCode.body.error.code, 'NOT_FOUND')
   })
 })
 
@@ -254,7 +260,9 @@ describe('early access', () => {
     const empty = await registerEarly(app.url, await createAgent(app.url, devnet.url, 9))
     assert.equal(empty.status, 403)
     assert.equal(empty.body.error.code, 'NOT_ELIGIBLE')
-    assert.equal((await postJson(`${app.url}/api/early/register`, { wallet: '0xbad' })).status, 400)
+    const badEarly = await postJson(`${app.url}/api/early/register`, { wallet: '0xbad' })
+    assert.equal(badEarly.status, 400)
+    assert.equal(badEarly.body.error.code, 'INVALID_ADDRESS')
     const info = (await getJson(`${app.url}/api/early/register`)).body
     assert.equal(info.eligibility.instantAccess, '3+ looksmaxxed NFTs')
     assert.equal(info.registration.signTypedData.primaryType, 'EarlyAccessRegistration')

@@ -100,6 +100,8 @@ test('a dropped settlement is not a settlement: the authorization stays unused, 
     })
     // Not settled within the wait: the POST answers 502 with the status link, status settling.
     assert.equal(response.status, 502, JSON.stringify(response.body))
+    assert.equal(response.body.error.code, 'UPSTREAM_FAILED')
+    assert.equal(response.body.error.details.requestId, response.headers.get('x-request-id'), 'the 502 names its request')
     assert.equal(response.body.error.details.status, 'settling')
     assert.match(response.body.error.message, /nothing has been charged/, 'the client is not told it paid')
     assert.equal(taken.length, 1)
