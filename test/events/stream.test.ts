@@ -5,8 +5,8 @@ import { openStream } from '../support/sse.ts'
 import { publishEvent } from '../../src/events/publish-event.ts'
 
 // The socket is the point here: streams are read over HTTP. Each test has its service, so
-// none depends on the events another published; the lifetime test's service closes streams
-// after 1.5 s (heartbeats every 100 ms) instead of making the others wait out a lifetime.
+// none depends on the events another published; only the lifetime test's service closes its
+// streams (after 1 s): the others wait for events, never for a lifetime.
 const devnet = useDevnet()
 const apps: Array<TestApp & { stop(): Promise<void> }> = []
 const service = async (env: Record<string, string> = {}) => {
@@ -20,8 +20,8 @@ after(async () => {
 
 const burnOn = (app: TestApp) => async (n: number) => (await publishEvent(app.ctx, 'burn', { txHash: `0x${String(n).padStart(64, '0')}`, tokenId: String(n) }))!
 
-test('a client gets connected, stats, live burns with ids, heartbeats, and a close at the end of its lifetime', async () => {
-  const app = await service({ SSE_LIFETIME_MS: '1500', SSE_HEARTBEAT_MS: '100' })
+test('a client gets connected, stats, live burns with ids, and heartbeats carrying its position', async () => {
+  const app = await service({ SSE_HEARTBEAT_MS: '50' })
   const burn = burnOn(app)
   const stream = await openStream(`${app.url}/api/events`)
   assert.equal(stream.response.status, 200)
@@ -32,19 +32,33 @@ test('a client gets connected, stats, live burns with ids, heartbeats, and a clo
   const received = await stream.waitFor((e) => e.event === 'burn')
   assert.equal(received.id, published.id)
   assert.equal(received.data.tokenId, '1')
-  await stream.waitFor((e) => e.event === 'heartbeat')
-  const close = await stream.waitFor((e) => e.event === 'close', 5000)
+  // Three heartbeats after the burn: waited for as events, not as time.
+  const heartbeatsAfterBurn = () => stream.events.slice(stream.events.indexOf(received) + 1).filter((e) => e.event === 'heartbeat').length
+  await stream.waitFor((e) => e.event === 'heartbeat' && heartbeatsAfterBurn() >= 3, 30_000)
+  assert.equal(await stream.close(), 'closed')
+  const kinds = stream.events.map((e) => e.event)
+  assert.equal(stream.events[0]!.retry, 3000, 'a retry hint comes first')
+  assert.deepEqual(kinds.slice(1, 3), ['connected', 'stats'])
+  assert.ok(kinds.filter((k) => k === 'heartbeat').length >= 3, 'heartbeats keep the stream alive')
+  for (const event of stream.events.slice(1)) assert.ok(event.id, `the ${event.event} event has an id`)
+  const afterBurn = stream.events.slice(stream.events.indexOf(received) + 1)
+  assert.ok(afterBurn.every((e) => e.id === published.id), 'heartbeats carry the position: the last event delivered')
+})
+
+test('the stream closes itself at the end of its lifetime, cleanly, with reconnect and the position', async () => {
+  const app = await service({ SSE_LIFETIME_MS: '1000' })
+  const burn = burnOn(app)
+  const published = await burn(2)
+  const stream = await openStream(`${app.url}/api/events`, { 'last-event-id': published.id })
+  const close = await stream.waitFor((e) => e.event === 'close', 30_000)
   assert.equal(close.data.reconnect, true)
   assert.equal(await stream.done, 'end', 'the server ended the stream cleanly')
   assert.equal(stream.ended, true, 'the server ended the stream')
   const kinds = stream.events.map((e) => e.event)
   assert.equal(stream.events[0]!.retry, 3000, 'a retry hint comes first')
-  assert.deepEqual(kinds.slice(1, 3), ['connected', 'stats'])
+  assert.equal(kinds[1], 'connected')
   assert.equal(kinds.at(-1), 'close')
-  assert.ok(kinds.filter((k) => k === 'heartbeat').length >= 3, 'heartbeats keep the stream alive')
-  for (const event of stream.events.slice(1)) assert.ok(event.id, `the ${event.event} event has an id`)
-  const afterBurn = stream.events.slice(stream.events.indexOf(received) + 1)
-  assert.ok(afterBurn.every((e) => e.id === published.id), 'heartbeats and close carry the position: the last event delivered')
+  assert.equal(close.id, published.id, 'the close carries the position: the last event delivered')
 })
 
 test('a client that reconnects with Last-Event-ID receives what it missed, in order, once', async () => {
