@@ -91,9 +91,12 @@ async function startDevnetProcess(config: Config, log: Logger): Promise<DevnetSt
   const started = Date.now()
   log.info({ rpc: rpcUrl, log: logFile }, `starting the embedded devnet (chain 4326): deploying and seeding the contracts; its output goes to ${logFile}`)
   mkdirSync(config.DATA_DIR, { recursive: true })
-  const entry = fileURLToPath(new URL('./devnet/main.ts', import.meta.url))
+  // Compiled (dist/main.js, `npm run build`) the devnet is started from dist/devnet/main.js
+  // without the TypeScript loader; from source (npm start) through tsx.
+  const compiled = import.meta.url.endsWith('.js')
+  const entry = fileURLToPath(new URL(compiled ? './devnet/main.js' : './devnet/main.ts', import.meta.url))
   const out = openSync(logFile, 'a')
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, compiled ? [entry] : ['--import', 'tsx', entry], {
     detached: true,
     stdio: ['ignore', out, out],
     env: { ...process.env, DEVNET_RPC_PORT: String(config.DEVNET_RPC_PORT) },

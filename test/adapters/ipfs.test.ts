@@ -77,6 +77,28 @@ test('Pinata: v3 upload with the JWT, public network and a name; the CID is chec
   }
 })
 
+test('Pinata answering a CID other than the bytes\' refuses the pin (retryable UPSTREAM_FAILED naming both CIDs)', async () => {
+  const wrong = await computeCid(new TextEncoder().encode('other bytes'))
+  const api = await startFakeApi(async (req) => {
+    const form = await formDataOf(req)
+    return { status: 200, body: { data: { id: 'f2', cid: wrong, name: form.get('name') } } }
+  })
+  try {
+    const pinner = createPinataPinner({ jwt: 'jwt-secret', apiBaseUrl: api.url })
+    const bytes = new TextEncoder().encode('{"name":"metadata"}')
+    const expected = await computeCid(bytes)
+    await assert.rejects(pinner.add(bytes, { name: 'metadata.json', mimeType: 'application/json' }), (error: any) => {
+      assert.equal(error.code, 'UPSTREAM_FAILED')
+      assert.equal(error.retryable, true)
+      assert.match(String(error.cause?.message), new RegExp(`returned ${wrong}, expected ${expected}`))
+      return true
+    })
+    assert.equal(api.requests.length, 1, 'the upload was made; its answer was refused')
+  } finally {
+    await api.close()
+  }
+})
+
 test('Kubo: add with cid-version=1 and raw-leaves, pinned', async () => {
   const api = await startFakeApi(async (req) => {
     const file = (await formDataOf(req)).get('file') as File

@@ -12,6 +12,7 @@ import { openDb, type Db } from '../../src/store/db.ts'
 import { createChain } from '../../src/chain/clients.ts'
 import { createTxSender, isTxDropped } from '../../src/chain/sender/tx-sender.ts'
 import { waitForSweeps } from '../support/sender-sweeps.ts'
+import { rpcCall } from '../support/rpc.ts'
 
 let devnet: Awaited<ReturnType<typeof startTestDevnet>>
 before(async () => {
@@ -20,12 +21,8 @@ before(async () => {
 after(async () => devnet?.close())
 
 /** One JSON-RPC call to the devnet; a JSON-RPC error throws (a failed evm_* call must not silently change the scenario). */
-const rpc = async (method: string, params: unknown[] = []) => {
-  const response = await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
-  const body = (await response.json()) as { result: unknown; error?: { code: number; message: string } }
-  if (body.error) throw new Error(`${method}: ${body.error.message} (${body.error.code})`)
-  return body.result
-}
+/** JSON-RPC on the devnet; an error answer throws (a failed evm_revert fails the test). */
+const rpc = (method: string, params: unknown[] = []) => rpcCall(devnet.url, method, params)
 const chainOf = () =>
   createChain({ rpcUrl: devnet.url, publicRpcUrl: devnet.url, explorerUrl: 'https://x', contracts: devnet.info.contracts, fundWallet: devnet.info.accounts.fundWallet, facilitator: devnet.info.accounts.facilitator })
 

@@ -5,6 +5,7 @@ import { mnemonicToAccount } from 'viem/accounts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
 import { createAgent, portraitBase64, MNEMONIC, type Agent } from '../support/agent.ts'
+import { rpcCall } from '../support/rpc.ts'
 
 const E18 = 10n ** 18n
 const DEAD = '0x000000000000000000000000000000000000dEaD'
@@ -22,10 +23,8 @@ after(async () => {
   await devnet?.close()
 })
 
-const rpc = async (method: string, params: unknown[] = []) => {
-  const response = await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
-  return ((await response.json()) as { result: unknown }).result
-}
+/** JSON-RPC on the devnet; an error answer throws (a failed evm_revert fails the test). */
+const rpc = (method: string, params: unknown[] = []) => rpcCall(devnet.url, method, params)
 const approveRelayer = (amount: bigint) => encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [devnet.info.contracts.relayer, amount] })
 
 async function signBurn(agent: Agent, typed: any, overrides: { deadline?: number } = {}) {
@@ -92,7 +91,9 @@ describe('gasless burn', () => {
     const tooPoor = await postJson(`${app.url}/api/gasless/burn`, await signBurn(other, poor.signTypedData))
     assert.equal(tooPoor.status, 400)
     assert.equal(tooPoor.body.error.code, 'INSUFFICIENT_BALANCE')
-    assert.equal((await getJson(`${app.url}/api/gasless/burn?address=nope`)).status, 400)
+    const badAddress = await getJson(`${app.url}/api/gasless/burn?address=nope`)
+    assert.equal(badAddress.status, 400)
+    assert.equal(badAddress.body.error.code, 'INVALID_ADDRESS')
   })
 })
 
@@ -229,8 +230,12 @@ describe('referral agents', () => {
   test('400s of the spec', async () => {
     assert.equal((await getJson(`${app.url}/api/agent/referrals`)).status, 400)
     assert.equal((await getJson(`${app.url}/api/agent/register?address=0x1`)).body.error.code, 'INVALID_ADDRESS')
-    assert.equal((await postJson(`${app.url}/api/agent/register`, { wallet: 'bad' })).status, 400)
-    assert.equal((await getJson(`${app.url}/api/agent/referrals?referralCode=unknownCode1`)).status, 404)
+    const badWallet = await postJson(`${app.url}/api/agent/register`, { wallet: 'bad' })
+    assert.equal(badWallet.status, 400)
+    assert.equal(badWallet.body.error.code, 'INVALID_ADDRESS')
+    const unknownCode = await getJson(`${app.url}/api/agent/referrals?referralCode=unknownCode1`)
+    assert.equal(unknownCode.status, 404)
+    assert.equal(unknownCode.body.error.code, 'NOT_FOUND')
   })
 })
 
@@ -255,7 +260,9 @@ describe('early access', () => {
     const empty = await registerEarly(app.url, await createAgent(app.url, devnet.url, 9))
     assert.equal(empty.status, 403)
     assert.equal(empty.body.error.code, 'NOT_ELIGIBLE')
-    assert.equal((await postJson(`${app.url}/api/early/register`, { wallet: '0xbad' })).status, 400)
+    const badEarly = await postJson(`${app.url}/api/early/register`, { wallet: '0xbad' })
+    assert.equal(badEarly.status, 400)
+    assert.equal(badEarly.body.error.code, 'INVALID_ADDRESS')
     const info = (await getJson(`${app.url}/api/early/register`)).body
     assert.equal(info.eligibility.instantAccess, '3+ looksmaxxed NFTs')
     assert.equal(info.registration.signTypedData.primaryType, 'EarlyAccessRegistration')

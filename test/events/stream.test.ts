@@ -1,24 +1,28 @@
-import { test, before, after } from 'node:test'
+import { test, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { startTestDevnet } from '../support/devnet.ts'
-import { startTestApp, type TestApp } from '../support/app.ts'
+import { useDevnet, buildApp, type TestApp } from '../support/harness.ts'
 import { openStream } from '../support/sse.ts'
 import { publishEvent } from '../../src/events/publish-event.ts'
 
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
-let app: TestApp
-before(async () => {
-  devnet = await startTestDevnet()
-  app = await startTestApp({ rpcUrl: devnet.url, env: { SSE_LIFETIME_MS: '2500', SSE_HEARTBEAT_MS: '400' } })
-})
+// The socket is the point here: streams are read over HTTP. Each test has its service, so
+// none depends on the events another published; only the lifetime test's service closes its
+// streams (after 1 s): the others wait for events, never for a lifetime.
+const devnet = useDevnet()
+const apps: Array<TestApp & { stop(): Promise<void> }> = []
+const service = async (env: Record<string, string> = {}) => {
+  const app = await buildApp(devnet, { env: { SSE_HEARTBEAT_MS: '400', ...env } })
+  apps.push(app)
+  return app
+}
 after(async () => {
-  await app?.stop()
-  await devnet?.close()
+  await Promise.all(apps.map((app) => app.stop()))
 })
 
-const burn = async (n: number) => (await publishEvent(app.ctx, 'burn', { txHash: `0x${String(n).padStart(64, '0')}`, tokenId: String(n) }))!
+const burnOn = (app: TestApp) => async (n: number) => (await publishEvent(app.ctx, 'burn', { txHash: `0x${String(n).padStart(64, '0')}`, tokenId: String(n) }))!
 
-test('a client gets connected, stats, live burns with ids, heartbeats, and a close at the end of its lifetime', async () => {
+test('a client gets connected, stats, live burns with ids, and heartbeats carrying its position', async () => {
+  const app = await service({ SSE_HEARTBEAT_MS: '50' })
+  const burn = burnOn(app)
   const stream = await openStream(`${app.url}/api/events`)
   assert.equal(stream.response.status, 200)
   assert.match(stream.response.headers.get('content-type')!, /^text\/event-stream/)
@@ -28,26 +32,42 @@ test('a client gets connected, stats, live burns with ids, heartbeats, and a clo
   const received = await stream.waitFor((e) => e.event === 'burn')
   assert.equal(received.id, published.id)
   assert.equal(received.data.tokenId, '1')
-  await stream.waitFor((e) => e.event === 'heartbeat')
-  const close = await stream.waitFor((e) => e.event === 'close', 5000)
-  assert.equal(close.data.reconnect, true)
-  await stream.done
-  assert.equal(stream.ended, true, 'the server ended the stream')
+  // Three heartbeats after the burn: waited for as events, not as time.
+  const heartbeatsAfterBurn = () => stream.events.slice(stream.events.indexOf(received) + 1).filter((e) => e.event === 'heartbeat').length
+  await stream.waitFor((e) => e.event === 'heartbeat' && heartbeatsAfterBurn() >= 3, 30_000)
+  assert.equal(await stream.close(), 'closed')
   const kinds = stream.events.map((e) => e.event)
   assert.equal(stream.events[0]!.retry, 3000, 'a retry hint comes first')
   assert.deepEqual(kinds.slice(1, 3), ['connected', 'stats'])
-  assert.equal(kinds.at(-1), 'close')
   assert.ok(kinds.filter((k) => k === 'heartbeat').length >= 3, 'heartbeats keep the stream alive')
   for (const event of stream.events.slice(1)) assert.ok(event.id, `the ${event.event} event has an id`)
   const afterBurn = stream.events.slice(stream.events.indexOf(received) + 1)
-  assert.ok(afterBurn.every((e) => e.id === published.id), 'heartbeats and close carry the position: the last event delivered')
+  assert.ok(afterBurn.every((e) => e.id === published.id), 'heartbeats carry the position: the last event delivered')
+})
+
+test('the stream closes itself at the end of its lifetime, cleanly, with reconnect and the position', async () => {
+  const app = await service({ SSE_LIFETIME_MS: '1000' })
+  const burn = burnOn(app)
+  const published = await burn(2)
+  const stream = await openStream(`${app.url}/api/events`, { 'last-event-id': published.id })
+  const close = await stream.waitFor((e) => e.event === 'close', 30_000)
+  assert.equal(close.data.reconnect, true)
+  assert.equal(await stream.done, 'end', 'the server ended the stream cleanly')
+  assert.equal(stream.ended, true, 'the server ended the stream')
+  const kinds = stream.events.map((e) => e.event)
+  assert.equal(stream.events[0]!.retry, 3000, 'a retry hint comes first')
+  assert.equal(kinds[1], 'connected')
+  assert.equal(kinds.at(-1), 'close')
+  assert.equal(close.id, published.id, 'the close carries the position: the last event delivered')
 })
 
 test('a client that reconnects with Last-Event-ID receives what it missed, in order, once', async () => {
+  const app = await service()
+  const burn = burnOn(app)
   const first = await openStream(`${app.url}/api/events`)
   const seen = await burn(10)
   await first.waitFor((e) => e.id === seen.id)
-  await first.close()
+  assert.equal(await first.close(), 'closed')
   const missed = [await burn(11), await burn(12), await burn(13)]
   const second = await openStream(`${app.url}/api/events`, { 'last-event-id': seen.id })
   const last = await second.waitFor((e) => e.id === missed.at(-1)!.id)
@@ -60,12 +80,14 @@ test('a client that reconnects with Last-Event-ID receives what it missed, in or
 })
 
 test('a backlog longer than one replay arrives in pages, over reconnections, without a gap', async () => {
+  const app = await service()
+  const burn = burnOn(app)
   const seen = await burn(100)
   const missed: Array<{ id: string }> = []
   for (let n = 0; n < 520; n++) missed.push(await burn(1000 + n))
   const first = await openStream(`${app.url}/api/events`, { 'last-event-id': seen.id })
   const close = await first.waitFor((e) => e.event === 'close', 10_000)
-  await first.done
+  assert.equal(await first.done, 'end', 'the server ended the page cleanly')
   assert.equal(close.data.reason, 'backlog')
   assert.equal(close.data.reconnect, true)
   const page1 = first.events.filter((e) => e.event === 'burn').map((e) => e.id)
@@ -77,4 +99,23 @@ test('a backlog longer than one replay arrives in pages, over reconnections, wit
   await second.close()
   const page2 = second.events.filter((e) => e.event === 'burn').map((e) => e.id)
   assert.deepEqual(page2, missed.slice(500).map((e) => e.id))
+})
+
+test('the stream helper tells a broken connection from a clean end', async () => {
+  const http = await import('node:http')
+  // A server that sends one event and then destroys the socket mid-stream.
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    res.write('event: connected\ndata: {}\n\n', () => setImmediate(() => res.socket?.destroy()))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  try {
+    const stream = await openStream(`http://127.0.0.1:${(server.address() as { port: number }).port}/`)
+    assert.equal(await stream.done, 'broken')
+    assert.equal(stream.events[0]!.event, 'connected')
+    await assert.rejects(stream.waitFor((e) => e.event === 'close'), /the stream broke/)
+  } finally {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  }
 })

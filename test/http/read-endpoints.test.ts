@@ -78,6 +78,7 @@ describe('GET /api/wallet', () => {
   test('400 when the address is missing', async () => {
     const { status, body } = await getJson(`${fixture.app.url}/api/wallet`)
     assert.equal(status, 400)
+    isErrorBody(body, 'INVALID_ADDRESS')
     assert.equal(body.error.details.field, 'address')
   })
 })

@@ -12,6 +12,7 @@ import { createMemoryBus } from '../../src/adapters/bus/memory.ts'
 import type { EventBus } from '../../src/adapters/bus/port.ts'
 import { createFreshness } from '../../src/cache/freshness.ts'
 import { startRpcProxy } from '../support/rpc-proxy.ts'
+import { rpcCall } from '../support/rpc.ts'
 
 const E18 = 10n ** 18n
 const DEAD = '0x000000000000000000000000000000000000dEaD'
@@ -27,10 +28,8 @@ after(async () => {
   await devnet?.close()
 })
 
-const rpc = async (method: string, params: unknown[] = []) => {
-  const response = await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
-  return ((await response.json()) as { result: unknown }).result
-}
+/** JSON-RPC on the devnet; an error answer throws (a failed evm_revert fails the test). */
+const rpc = (method: string, params: unknown[] = []) => rpcCall(devnet.url, method, params)
 
 function indexer(options: { pageSize?: number; confirmations?: number; rpcUrl?: string; bus?: EventBus } = {}) {
   const chain = createChain({
@@ -97,7 +96,7 @@ test('survives a reorg: rolled-back transfers disappear, the new branch is index
   await indexer().sync()
   assert.ok((await legs()).some((l) => l.tx_hash === orphan))
 
-  await rpc('evm_revert', [snapshot])
+  assert.equal(await rpc('evm_revert', [snapshot]), true, 'the chain went back to the snapshot')
   // The new branch: different transactions at the same heights.
   const replacement = await burnLeg(devnet.info.accounts.fundWallet, 9n)
   await burnLeg(devnet.info.accounts.fundWallet, 10n)

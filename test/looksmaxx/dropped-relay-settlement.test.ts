@@ -9,6 +9,7 @@ import { takeFirstNonce } from '../support/take-nonce.ts'
 import { createTxSender, type TxSender } from '../../src/chain/sender/tx-sender.ts'
 import { createBuiltinFacilitator } from '../../src/adapters/facilitator/builtin.ts'
 import { eip3009Abi } from '../../src/chain/abis/eip3009.ts'
+import { rpcCall } from '../support/rpc.ts'
 
 /**
  * A relay or a settlement whose nonce another transaction of the hot key used (the key was
@@ -21,12 +22,8 @@ let devnet: Awaited<ReturnType<typeof startTestDevnet>>
 let app: TestApp
 const E18 = 10n ** 18n
 
-const rpc = async (method: string, params: unknown[] = []) => {
-  const response = await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
-  const body = (await response.json()) as { result: unknown; error?: { message: string } }
-  if (body.error) throw new Error(`${method}: ${body.error.message}`)
-  return body.result
-}
+/** JSON-RPC on the devnet; an error answer throws (a failed evm_revert fails the test). */
+const rpc = (method: string, params: unknown[] = []) => rpcCall(devnet.url, method, params)
 
 before(async () => {
   devnet = await startTestDevnet()
@@ -103,6 +100,8 @@ test('a dropped settlement is not a settlement: the authorization stays unused, 
     })
     // Not settled within the wait: the POST answers 502 with the status link, status settling.
     assert.equal(response.status, 502, JSON.stringify(response.body))
+    assert.equal(response.body.error.code, 'UPSTREAM_FAILED')
+    assert.equal(response.body.error.details.requestId, response.headers.get('x-request-id'), 'the 502 names its request')
     assert.equal(response.body.error.details.status, 'settling')
     assert.match(response.body.error.message, /nothing has been charged/, 'the client is not told it paid')
     assert.equal(taken.length, 1)

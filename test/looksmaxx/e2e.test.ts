@@ -166,5 +166,6 @@ test('POST /api/generate redeems a burn without the fee, and shares the replay p
     paymentPayload: await burner.signPayment((await getJson(`${app.url}/api/x402/looksmaxx`)).body.accepts[0]),
   })
   assert.equal(paid.status, 409, 'the same burn cannot be redeemed again on the paid path')
+  assert.equal(paid.body.error.code, 'BURN_ALREADY_USED')
   assert.equal(await burner.usdmBalance(), usdm)
 })

@@ -7,6 +7,7 @@ import { takeFirstNonce } from '../support/take-nonce.ts'
 import { waitForSweeps } from '../support/sender-sweeps.ts'
 import { TEST_DATABASE_URL } from '../support/env.ts'
 import type { TxSender } from '../../src/chain/sender/tx-sender.ts'
+import { rpcCall } from '../support/rpc.ts'
 
 /**
  * The minter key (devnet account 0) used outside the service while a mint waits: the stored
@@ -18,12 +19,7 @@ for (const database of ['pglite', 'postgres'] as const) {
   test(`a mint whose nonce another transaction of the minter key used is minted again: exactly one NFT (${database})`, { skip: database === 'postgres' && !TEST_DATABASE_URL ? 'TEST_DATABASE_URL is not set' : false }, async () => {
     const devnet = await startTestDevnet()
     let app: TestApp | undefined
-    const rpc = async (method: string, params: unknown[] = []) => {
-      const response = await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
-      const body = (await response.json()) as { result: unknown; error?: { message: string } }
-      if (body.error) throw new Error(`${method}: ${body.error.message}`)
-      return body.result
-    }
+    const rpc = (method: string, params: unknown[] = []) => rpcCall(devnet.url, method, params)
     try {
       app = await startTestApp({ rpcUrl: devnet.url, database, env: { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50' } })
       const minter: TxSender = app.ctx.pipeline.deps.minter

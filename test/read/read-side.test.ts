@@ -139,9 +139,12 @@ describe('GET /api/identity/{addressOrName}', () => {
   })
 
   test('404 for an unknown name, 400 for malformed input', async () => {
-    assert.equal((await getJson(`${app.url}/api/identity/nobody.mega`)).status, 404)
+    const unknown = await getJson(`${app.url}/api/identity/nobody.mega`)
+    assert.equal(unknown.status, 404)
+    assert.equal(unknown.body.error.code, 'NOT_FOUND')
     const bad = await getJson(`${app.url}/api/identity/${encodeURIComponent('not a name!')}`)
     assert.equal(bad.status, 400)
+    assert.match(bad.body.error.code, /^INVALID_(INPUT|ADDRESS)$/)
   })
 })
 
@@ -150,7 +153,9 @@ describe('portal and manifests', () => {
     const { body } = await getJson(`${app.url}/api/portal/tokens?address=${agent.address}`)
     const usdm = body.tokens.find((t: any) => t.symbol === 'USDm')
     assert.equal(BigInt(usdm.balanceRaw), await agent.usdmBalance())
-    assert.equal((await getJson(`${app.url}/api/portal/tokens?address=0x12`)).status, 400)
+    const badTokens = await getJson(`${app.url}/api/portal/tokens?address=0x12`)
+    assert.equal(badTokens.status, 400)
+    assert.equal(badTokens.body.error.code, 'INVALID_ADDRESS')
     const protocols = await getJson(`${app.url}/api/portal/protocols`)
     assert.equal(protocols.body.protocols.find((p: any) => p.id === 'kumbaya').contracts.quoterV2, devnet.info.contracts.quoterV2)
   })

@@ -57,7 +57,9 @@ const nowSeconds = () => BigInt(Math.floor(Date.now() / 1000))
 
 /** What the user checks after a refusal: nothing claimed, no USDm moved, no NFT. */
 async function assertNothingConsumed(burnTxHash: string, balances: { victimUsdm: bigint; attackerUsdm: bigint; nfts: bigint; rows: number }) {
-  assert.equal((await getJson(`${app.url}/api/x402/looksmaxx/${burnTxHash}`)).status, 404, 'no submission holds the burns')
+  const held = await getJson(`${app.url}/api/x402/looksmaxx/${burnTxHash}`)
+  assert.equal(held.status, 404, 'no submission holds the burns')
+  assert.equal(held.body.error.code, 'NOT_FOUND')
   assert.equal(await submissions(), balances.rows, 'no submission row')
   assert.equal(await victim.usdmBalance(), balances.victimUsdm, 'the victim paid nothing')
   assert.equal(await attacker.usdmBalance(), balances.attackerUsdm, 'the attacker paid nothing')

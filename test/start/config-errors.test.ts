@@ -5,17 +5,14 @@ import { createServer } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { freePort } from '../support/service-process.ts'
+import { compiledMain, freePort } from '../support/service-process.ts'
 
-const mainEntry = fileURLToPath(new URL('../../src/main.ts', import.meta.url))
-
-/** Runs `npm start` (src/main.ts) with env until it exits; returns its exit code and output. */
+/** Runs the service (dist/main.js, what `npm start` runs, compiled) with env until it exits; returns its exit code and output. */
 async function startExpectingExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'b2c-config-errors-'))
   const base = { ...process.env }
   for (const key of ['RPC_URL', 'CONTRACTS_FILE', 'DATABASE_URL', 'REDIS_URL', 'IMAGE_PROVIDER', 'IPFS_PROVIDER']) delete base[key]
-  const child = spawn(process.execPath, ['--import', 'tsx', mainEntry], {
+  const child = spawn(process.execPath, [compiledMain()], {
     env: { ...base, HOST: '127.0.0.1', PORT: String(await freePort()), DEVNET_RPC_PORT: String(await freePort()), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

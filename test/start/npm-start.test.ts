@@ -49,18 +49,27 @@ async function npmStart(env: Record<string, string>): Promise<Service> {
   return { child, ready, wallMs: Date.now() - spawnedAt, exited, output }
 }
 
-async function rpcAnswers(rpcUrl: string): Promise<boolean> {
+/**
+ * Whether the devnet answers eth_chainId with 4326 ('answers') or its port refuses the
+ * connection ('refused'). Anything else (a timeout, a JSON-RPC error, another chain) throws:
+ * only a closed port counts as a stopped devnet.
+ */
+async function rpcState(rpcUrl: string): Promise<'answers' | 'refused'> {
+  let response: Response
   try {
-    const response = await fetch(rpcUrl, {
+    response = await fetch(rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-      signal: AbortSignal.timeout(2_000),
+      signal: AbortSignal.timeout(10_000),
     })
-    return ((await response.json()) as { result?: string }).result === '0x10e6'
-  } catch {
-    return false
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED') return 'refused'
+    throw error
   }
+  const body = (await response.json()) as { result?: string; error?: unknown }
+  if (body.result !== '0x10e6') throw new Error(`the RPC answered ${JSON.stringify(body)}, not chain 4326`)
+  return 'answers'
 }
 
 function devnetPid(dataDir: string): number | undefined {
@@ -132,7 +141,7 @@ test('npm start with no configuration: devnet beside the service, quote buys tok
   // 3. SIGTERM stops the service only: the devnet keeps answering, with its state.
   const termExit = await signalAndWait(first, 'SIGTERM')
   assert.equal(termExit.code, 0)
-  assert.ok(await rpcAnswers(rpc), 'the devnet outlives a SIGTERM of the service')
+  assert.equal(await rpcState(rpc), 'answers', 'the devnet outlives a SIGTERM of the service')
   assert.equal(await balanceOf(), bought)
 
   // 4. A second start reuses the running devnet: same chain, the tokens bought are still there.
@@ -147,5 +156,5 @@ test('npm start with no configuration: devnet beside the service, quote buys tok
   // 5. SIGINT (Ctrl-C) stops both.
   const intExit = await signalAndWait(second, 'SIGINT')
   assert.equal(intExit.code, 0)
-  assert.equal(await rpcAnswers(rpc), false, 'the devnet port stops answering after SIGINT')
+  assert.equal(await rpcState(rpc), 'refused', 'the devnet port stops answering after SIGINT')
 })

@@ -86,6 +86,7 @@ export function crashSuite(database: 'pglite' | 'postgres') {
         // Submitting again after the restart is a replay, not a second portrait.
         const replay = await postJson(`${restarted.url}/api/x402/looksmaxx`, body)
         assert.equal(replay.status, 409)
+        assert.equal(replay.body.error.code, 'BURN_ALREADY_USED')
       } finally {
         await restarted.stop()
       }

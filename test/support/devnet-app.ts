@@ -1,20 +1,20 @@
 import { before, after } from 'node:test'
-import { startTestDevnet } from './devnet.ts'
-import { startTestApp, type TestApp } from './app.ts'
+import { buildApp, testDevnet, releaseDevnet, type AppOptions, type TestApp, type TestDevnet } from './harness.ts'
 
 /**
- * The usual fixture of a test file: a fresh devnet and the service in front of it, started
- * before the tests and stopped after them.
+ * The fixture of the older suites, now on the harness: the process's devnet and the service
+ * (createApp, PGlite from the migrated template) in front of it. `fixture.app.url` serves the
+ * tests that fetch over the socket; `fixture.app.get/post` go through inject.
  */
-export function useDevnetApp(options: Omit<Parameters<typeof startTestApp>[0], 'rpcUrl'> = {}) {
-  const fixture = {} as { devnet: Awaited<ReturnType<typeof startTestDevnet>>; app: TestApp }
+export function useDevnetApp(options: AppOptions = {}) {
+  const fixture = {} as { devnet: TestDevnet; app: TestApp & { stop(): Promise<void> } }
   before(async () => {
-    fixture.devnet = await startTestDevnet()
-    fixture.app = await startTestApp({ ...options, rpcUrl: fixture.devnet.url })
+    fixture.devnet = await testDevnet()
+    fixture.app = await buildApp(fixture.devnet, options)
   })
   after(async () => {
     await fixture.app?.stop()
-    await fixture.devnet?.close()
+    await releaseDevnet()
   })
   return fixture
 }

@@ -13,10 +13,13 @@ const E18 = 10n ** 18n
  * backend. Every refusal must consume nothing: no USDm moved, no claim left behind.
  */
 export function looksmaxxSuite(database: 'pglite' | 'postgres') {
+  const quickRetries = { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50' }
   let devnet: Awaited<ReturnType<typeof startTestDevnet>>
   let app: TestApp
   let image: string
   let requirements: any
+  /** The generator every app of the suite uses. */
+  let flaky: ImageGenerator
   let generatorFailures = 0
   /** While true, every generation fails (a provider that is down). */
   let generatorDown = false
@@ -32,7 +35,7 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     devnet = await startTestDevnet()
     const real = createImageGenerator({ kind: 'local' })
     // Fails the next `generatorFailures` calls, as a flaky provider would.
-    const flaky: ImageGenerator = {
+    flaky = {
       name: 'flaky-local',
       async generate(input) {
         generations++
@@ -48,9 +51,9 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     app = await startTestApp({
       rpcUrl: devnet.url,
       database,
-      // The POST's wait is short enough for the "generator down" test to meet the 502, and
-      // leaves a wide margin for the quick retries of the other tests to finish inside it.
-      env: { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50', LOOKSMAXX_WAIT_SECONDS: '8' },
+      // The POST's wait leaves a wide margin for the quick retries of the tests to finish
+      // inside it; the "generator down" test meets its 502 on a service of its own that waits 1 s.
+      env: { ...quickRetries, LOOKSMAXX_WAIT_SECONDS: '30' },
       images: flaky,
     })
     // The app's own facilitator, observed: every settle call is counted, and a test may act
@@ -77,9 +80,9 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
 
   const settlementsOf = (payer: string) => settleCalls.filter((from) => from === payer.toLowerCase()).length
   /** Settlement transactions the service signed for this payer (its sender's chain_txs). */
-  const settleTxsOf = async (payer: string) =>
+  const settleTxsOf = async (payer: string, on: TestApp = app) =>
     Number(
-      (await app.ctx.db.query<{ n: string }>('SELECT count(*) AS n FROM chain_txs WHERE idempotency_key LIKE $1', [`settle:${payer.toLowerCase()}:%`]))
+      (await on.ctx.db.query<{ n: string }>('SELECT count(*) AS n FROM chain_txs WHERE idempotency_key LIKE $1', [`settle:${payer.toLowerCase()}:%`]))
         .rows[0]!.n,
     )
   const submissions = async () => Number((await app.ctx.db.query<{ n: string }>('SELECT count(*) AS n FROM submissions')).rows[0]!.n)
@@ -161,7 +164,9 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     assert.match(refused.body.error, /did not settle: insufficient_funds/)
     assert.equal(refused.headers.get('x-402-version'), '1')
     assert.equal(await agent.nftBalance(), nfts, 'nothing minted')
-    assert.equal((await getJson(`${app.url}/api/x402/looksmaxx/${burnTxHash}`)).status, 404, 'the claim was released')
+    const claim = await getJson(`${app.url}/api/x402/looksmaxx/${burnTxHash}`)
+    assert.equal(claim.status, 404, 'the claim was released')
+    assert.equal(claim.body.error.code, 'NOT_FOUND')
     assert.equal(await settleTxsOf(agent.address), 0, 'no settlement transaction was signed')
 
     // The USDm comes back; the same burns redeem with a good payment.
@@ -231,17 +236,22 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     const { burnTxHash, devTxHash } = await agent.burn()
     const usdm = await agent.usdmBalance()
     const nfts = await agent.nftBalance()
-    const settleTxs = await settleTxsOf(agent.address)
+    // Another service on its own database, with the same generator and keys (the senders take
+    // the chain's pending nonce), whose POST waits 1 s instead of the suite's 30.
+    const quick = await startTestApp({ rpcUrl: devnet.url, database, env: { ...quickRetries, LOOKSMAXX_WAIT_SECONDS: '1' }, images: flaky })
+    const settleTxs = await settleTxsOf(agent.address, quick)
     generatorDown = true
     let recovered = false
     try {
-      const response = await postJson(`${app.url}/api/x402/looksmaxx`, {
+      const response = await postJson(`${quick.url}/api/x402/looksmaxx`, {
         burnTxHash, devTxHash, burnerAddress: agent.address, image, paymentPayload: await agent.signPayment(requirements),
       })
       assert.equal(response.status, 502, JSON.stringify(response.body))
+      assert.equal(response.body.error.code, 'UPSTREAM_FAILED')
+      assert.equal(response.body.error.details.requestId, response.headers.get('x-request-id'), 'the 502 names its request')
       assert.match(response.body.error.message, /paid for and owed/, 'settled: the portrait is owed')
       const statusUrl: string = response.body.error.details.statusUrl
-      assert.equal(statusUrl, `${app.url}/api/x402/looksmaxx/${burnTxHash}`)
+      assert.equal(statusUrl, `${quick.url}/api/x402/looksmaxx/${burnTxHash}`)
 
       const failing = (await getJson(statusUrl)).body
       assert.equal(failing.done, false)
@@ -267,9 +277,10 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
       assert.equal(usdm - (await agent.usdmBalance()), E18, 'exactly 1 USDm paid')
       assert.equal(status.steps.filter((s: any) => s.step === 'settled').length, 1)
       assert.equal(status.steps.filter((s: any) => s.step === 'generated').length, 1)
-      assert.equal((await settleTxsOf(agent.address)) - settleTxs, 1, 'one settlement transaction')
+      assert.equal((await settleTxsOf(agent.address, quick)) - settleTxs, 1, 'one settlement transaction')
     } finally {
       if (!recovered) generatorDown = false
+      await quick.stop()
     }
   })
 }

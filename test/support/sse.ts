@@ -1,5 +1,11 @@
 export type SseEvent = { id?: string; event: string; data: any; retry?: number }
 
+/**
+ * How a stream ended: `end` when the server closed it cleanly, `closed` when the test closed
+ * it, `broken` when the connection failed (a reset, a truncated chunk): never taken for an end.
+ */
+export type StreamEnd = 'end' | 'closed' | 'broken'
+
 /** Reads a text/event-stream response into events as they arrive. */
 export async function openStream(url: string, headers: Record<string, string> = {}) {
   const controller = new AbortController()
@@ -7,7 +13,10 @@ export async function openStream(url: string, headers: Record<string, string> = 
   const events: SseEvent[] = []
   const waiters: Array<() => void> = []
   let ended = false
-  const done = (async () => {
+  let closing = false
+  let endedBy: StreamEnd | undefined
+  let failure: unknown
+  const done = (async (): Promise<StreamEnd> => {
     const decoder = new TextDecoder()
     let buffer = ''
     try {
@@ -30,18 +39,26 @@ export async function openStream(url: string, headers: Record<string, string> = 
           waiters.splice(0).forEach((w) => w())
         }
       }
-    } catch {
-      // aborted
+      endedBy = 'end'
+    } catch (error) {
+      endedBy = closing ? 'closed' : 'broken'
+      failure = error
     } finally {
       ended = true
       waiters.splice(0).forEach((w) => w())
     }
+    return endedBy!
   })()
   return {
     response,
     events,
+    /** True once the stream is over, whichever way. */
     get ended() {
       return ended
+    },
+    /** How it ended (undefined while open). */
+    get endedBy() {
+      return endedBy
     },
     /** Resolves with the first event matching, waiting up to `timeoutMs`. */
     async waitFor(match: (e: SseEvent) => boolean, timeoutMs = 10_000): Promise<SseEvent> {
@@ -49,6 +66,7 @@ export async function openStream(url: string, headers: Record<string, string> = 
       for (;;) {
         const found = events.find(match)
         if (found) return found
+        if (endedBy === 'broken') throw new Error(`the stream broke before a matching event: ${String(failure)}; got ${JSON.stringify(events.map((e) => e.event))}`)
         if (ended || Date.now() > deadline) throw new Error(`no matching event; got ${JSON.stringify(events.map((e) => e.event))}`)
         await new Promise<void>((resolve) => {
           waiters.push(resolve)
@@ -56,10 +74,13 @@ export async function openStream(url: string, headers: Record<string, string> = 
         })
       }
     },
+    /** Closes it from this side; resolves to how it ended ('closed', or 'end' when the server was first). */
     close() {
+      closing = true
       controller.abort()
       return done
     },
+    /** Resolves to how the stream ended. */
     done,
   }
 }

@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict'
 import { mnemonicToAccount } from 'viem/accounts'
 import { MNEMONIC } from './agent.ts'
+import { rpcCall } from './rpc.ts'
 import type { TxSender } from '../../src/chain/sender/tx-sender.ts'
 import type { Queryable } from '../../src/store/db.ts'
 
-async function rpcCall(url: string, method: string, params: unknown[] = []) {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
-  const body = (await response.json()) as { result: unknown; error?: { message: string } }
-  if (body.error) throw new Error(`${method}: ${body.error.message}`)
-  return body.result
-}
 
 /**
  * Makes the first transaction `sender` sends for a key matching `match` lose its nonce, as when

@@ -15,7 +15,10 @@ export function createThreadedStylizer(): ImageGenerator {
 
   function start(): Worker {
     if (worker) return worker
-    const created = new Worker(new URL('./stylizer-thread-entry.mjs', import.meta.url))
+    // Compiled (dist/, `npm run build`) the thread is plain JavaScript; from source it needs
+    // the TypeScript loader, which worker threads do not inherit.
+    const compiled = import.meta.url.endsWith('.js')
+    const created = new Worker(new URL(compiled ? './stylizer-thread.js' : './stylizer-thread-entry.mjs', import.meta.url))
     created.on('message', (message: { id: number; result?: any; error?: string }) => {
       const waiter = pending.get(message.id)
       if (!waiter) return

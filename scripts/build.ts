@@ -1,0 +1,97 @@
+/**
+ * `npm run build`: compiles src/ to dist/ with the TypeScript compiler, one .js per .ts at the
+ * same relative path (src/main.ts → dist/main.js, src/devnet/main.ts → dist/devnet/main.js),
+ * and copies the files the code reads beside itself at run time (SQL migrations, the worker
+ * entry). dist/ sits at the same depth as src/, so paths computed from import.meta.url to the
+ * repository root (contracts/, .cache/) hold for both.
+ *
+ * Each file is transpiled on its own (ts.transpileModule, as tsx does; `npm run typecheck` is
+ * the type check): a whole-program tsc emit resolves every type of viem and costs about 25 s
+ * of CPU even with noCheck, the per-file transform about 3 s. tsconfig.build.json holds the
+ * options, so `tsc -p tsconfig.build.json` produces the same files.
+ *
+ * With `--if-changed` (the test runner) nothing is done when dist/ was built from the same
+ * sources: a hash of src/ and the build configuration is kept in dist/.build-hash.
+ */
+import { createHash } from 'node:crypto'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
+
+const require = createRequire(import.meta.url)
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const srcDir = path.join(root, 'src')
+export const distDir = path.join(root, 'dist')
+const hashFile = path.join(distDir, '.build-hash')
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? files(path.join(dir, entry.name)) : [path.join(dir, entry.name)]))
+    .sort()
+}
+
+const isTest = (file: string) => file.endsWith('.test.ts')
+const isSource = (file: string) => file.endsWith('.ts') && !isTest(file)
+
+/** The sources, the build configuration and the compiler version, hashed. */
+export function sourceHash(): string {
+  const hash = createHash('sha256')
+  for (const file of files(srcDir).filter((f) => !isTest(f))) hash.update(path.relative(root, file)).update(readFileSync(file))
+  for (const file of ['tsconfig.json', 'tsconfig.build.json']) hash.update(readFileSync(path.join(root, file)))
+  hash.update((require('typescript/package.json') as { version: string }).version)
+  return hash.digest('hex').slice(0, 16)
+}
+
+/** Whether dist/ holds the build of the current sources. */
+export function isBuilt(): boolean {
+  return existsSync(hashFile) && readFileSync(hashFile, 'utf8') === sourceHash()
+}
+
+/** The options of tsconfig.build.json, as the compiler API takes them. */
+function compilerOptionsOf(outDir: string): ts.CompilerOptions {
+  const configFile = path.join(root, 'tsconfig.build.json')
+  const parsed = ts.parseJsonConfigFileContent(ts.readConfigFile(configFile, ts.sys.readFile).config, ts.sys, root, { outDir }, configFile)
+  // Transpiled alone a file cannot read package.json's "type": say ESM outright.
+  return { ...parsed.options, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler }
+}
+
+/**
+ * Builds into a directory of its own and then swaps it in, so a concurrent reader sees the
+ * old build or the new one, never half of one. Returns false when it was already built.
+ */
+export function build(options: { ifChanged?: boolean } = {}): boolean {
+  const key = sourceHash()
+  if (options.ifChanged && isBuilt()) return false
+  const out = `${distDir}.tmp-${process.pid}`
+  rmSync(out, { recursive: true, force: true })
+  const compilerOptions = compilerOptionsOf(out)
+  for (const file of files(srcDir).filter((f) => !isTest(f))) {
+    const target = path.join(out, path.relative(srcDir, file))
+    mkdirSync(path.dirname(target), { recursive: true })
+    if (!isSource(file)) {
+      cpSync(file, target)
+      continue
+    }
+    const js = target.replace(/\.ts$/, '.js')
+    const result = ts.transpileModule(readFileSync(file, 'utf8'), { fileName: file, compilerOptions: { ...compilerOptions, outDir: path.dirname(js) }, reportDiagnostics: true })
+    const errors = (result.diagnostics ?? []).filter((d) => d.category === ts.DiagnosticCategory.Error)
+    if (errors.length > 0) {
+      rmSync(out, { recursive: true, force: true })
+      throw new Error(`${path.relative(root, file)}: ${ts.flattenDiagnosticMessageText(errors[0]!.messageText, '\n')}`)
+    }
+    writeFileSync(js, result.outputText.replace(/\/\/# sourceMappingURL=.*$/m, `//# sourceMappingURL=${path.basename(js)}.map`))
+    if (result.sourceMapText) writeFileSync(`${js}.map`, result.sourceMapText)
+  }
+  writeFileSync(path.join(out, '.build-hash'), key)
+  rmSync(distDir, { recursive: true, force: true })
+  renameSync(out, distDir)
+  return true
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const started = Date.now()
+  const built = build({ ifChanged: process.argv.includes('--if-changed') })
+  console.error(built ? `built dist/ in ${Date.now() - started} ms` : 'dist/ is up to date')
+}

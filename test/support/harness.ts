@@ -1,0 +1,169 @@
+import { after, before } from 'node:test'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { startDevnet, type Devnet } from '../../src/devnet/start-devnet.ts'
+import { loadConfig } from '../../src/config/load.ts'
+import { createApp, type App, type CreateAppOptions } from '../../src/app.ts'
+import { createTestDatabase } from './postgres.ts'
+import { rpcClient } from './rpc.ts'
+
+/**
+ * The test harness: one devnet per test process, reset to its deployed state for each file
+ * (and, on request, each test) by `evm_snapshot`/`evm_revert`, and the service built with
+ * `createApp` and driven through Fastify's `inject`. See test/support/README.md.
+ */
+
+let shared: Promise<Devnet> | undefined
+let users = 0
+/** The snapshot of the freshly deployed chain; `evm_revert` consumes it, so it is retaken. */
+let deployed: string | undefined
+
+async function acquireDevnet(): Promise<Devnet> {
+  users++
+  if (!shared) {
+    shared = startDevnet({ host: '127.0.0.1', port: 0 })
+    const devnet = await shared
+    deployed = await rpcClient(devnet.url)<string>('evm_snapshot')
+    return devnet
+  }
+  const devnet = await shared
+  await resetChain(devnet)
+  return devnet
+}
+
+async function releaseDevnet(): Promise<void> {
+  if (--users > 0 || !shared) return
+  const devnet = await shared
+  shared = undefined
+  deployed = undefined
+  await devnet.close()
+}
+
+/** Puts the chain back to its deployed state (every account, contract, block and clock). */
+async function resetChain(devnet: Devnet): Promise<void> {
+  const rpc = rpcClient(devnet.url)
+  if (deployed === undefined) throw new Error('no deployed-state snapshot to revert to')
+  const reverted = await rpc<boolean>('evm_revert', [deployed])
+  if (reverted !== true) throw new Error(`evm_revert(${deployed}) answered ${reverted}`)
+  deployed = await rpc<string>('evm_snapshot')
+}
+
+export type TestDevnet = Devnet & {
+  /** JSON-RPC on the devnet; an error answer throws (JsonRpcError with its code). */
+  rpc: ReturnType<typeof rpcClient>
+  /** Back to the deployed state; only for files without a service attached (its indexer would see blocks vanish). */
+  reset(): Promise<void>
+}
+
+/**
+ * The process's devnet for this file: booted on first use, reverted to the deployed state
+ * when a file before this one in the same process used it, closed after the last file.
+ */
+export function useDevnet(): TestDevnet {
+  const fixture = {} as TestDevnet
+  before(async () => {
+    Object.assign(fixture, await testDevnet())
+  })
+  after(releaseDevnet)
+  return fixture
+}
+
+/** The process's devnet, acquired without hooks (call `releaseDevnet` when done). */
+export async function testDevnet(): Promise<TestDevnet> {
+  const devnet = await acquireDevnet()
+  return Object.assign(Object.create(null), devnet, { rpc: rpcClient(devnet.url), reset: () => resetChain(devnet) })
+}
+export { releaseDevnet }
+
+export type InjectResponse = { status: number; body: any; headers: Headers; text: string }
+
+export type TestApp = App & {
+  /** The base URL it listens on (127.0.0.1, a free port): for the socket tests and the links in answers. */
+  url: string
+  devnet: TestDevnet
+  request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string>; payload?: string | Buffer }): Promise<InjectResponse>
+  get(path: string, headers?: Record<string, string>): Promise<InjectResponse>
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<InjectResponse>
+}
+
+export type AppOptions = {
+  database?: 'pglite' | 'postgres'
+  env?: Record<string, string>
+  images?: CreateAppOptions['images']
+  /** An RPC in front of the devnet (a proxy that counts or fails calls); the devnet's own by default. */
+  rpcUrl?: (devnet: TestDevnet) => string
+}
+
+/**
+ * Builds the service against `devnet` as `npm start` would (createApp, then listen, which
+ * starts the worker, the indexer and the senders) on a database of its own: a copy of the
+ * migrated PGlite template in a temporary directory, or a fresh PostgreSQL database.
+ */
+export async function buildApp(devnet: TestDevnet, options: AppOptions = {}): Promise<TestApp & { stop(): Promise<void> }> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-test-'))
+  const pg = options.database === 'postgres' ? await createTestDatabase() : undefined
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATA_DIR: dataDir,
+    RPC_URL: options.rpcUrl?.(devnet) ?? devnet.url,
+    ...(pg ? { DATABASE_URL: pg.url } : {}),
+    ...options.env,
+  })
+  const app = await createApp(config, { images: options.images })
+  const url = await app.listen()
+  async function request(method: string, urlPath: string, init: { body?: unknown; headers?: Record<string, string>; payload?: string | Buffer } = {}): Promise<InjectResponse> {
+    const json = init.body !== undefined
+    const response = await app.http.inject({
+      method: method as 'GET',
+      url: urlPath,
+      headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...init.headers },
+      payload: json ? JSON.stringify(init.body) : init.payload,
+    })
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers.set(name, String(value))
+    const text = response.body
+    let body: any
+    try {
+      body = text ? JSON.parse(text) : undefined
+    } catch {
+      body = undefined
+    }
+    return { status: response.statusCode, body, headers, text }
+  }
+  return {
+    ...app,
+    url,
+    devnet,
+    request,
+    get: (urlPath, headers) => request('GET', urlPath, { headers }),
+    post: (urlPath, body, headers) => request('POST', urlPath, { body, headers }),
+    async stop() {
+      await app.close()
+      await pg?.drop()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * The usual fixture of a test file: the process's devnet and the service in front of it,
+ * built before the first test and closed after the last.
+ */
+export function useApp(options: AppOptions = {}): TestApp {
+  const fixture = {} as TestApp
+  let stop: (() => Promise<void>) | undefined
+  before(async () => {
+    const app = await buildApp(await testDevnet(), options)
+    stop = app.stop
+    Object.assign(fixture, app)
+  })
+  // The service stops before the devnet it reads closes.
+  after(async () => {
+    await stop?.()
+    await releaseDevnet()
+  })
+  return fixture
+}
