@@ -4,6 +4,7 @@ import { defineOperation } from '../define.ts'
 import { addressIn, addressOut } from '../schemas.ts'
 import { AppError } from '../../errors/app-error.ts'
 import { rpcFailed } from '../../chain/upstream-error.ts'
+import { deleteUnsignedRegistration, insertRegistration } from '../../store/early-access.ts'
 import { issuedAtField, requireWalletSignature, signTypedDataOut, signTypedDataTemplate, walletSignatureField } from './wallet-signature.ts'
 
 /** Instant access takes this many portraits; any tokens or one portrait open the referral path. */
@@ -125,27 +126,24 @@ export const registerEarlyAccess = defineOperation({
         details: { tokenBalance: '0', nftCount: 0 },
       })
     }
-    let row: { referral_code: string } | undefined
+    let referralCode: string | undefined
     try {
       // Registering twice keeps the first registration: the same code and the same path. A
       // code another wallet already holds (same address prefix and handle) is not an error:
       // the next candidate, longer, is tried. A row stored before signatures were required
       // (nobody proved it was the wallet's) gives way to the wallet's own signed registration.
-      await ctx.db.query('DELETE FROM early_access WHERE wallet = $1 AND signature IS NULL', [input.wallet])
+      await deleteUnsignedRegistration(ctx.db, input.wallet)
       for (const code of referralCodeCandidates(input.wallet, input.twitter)) {
-        await ctx.db.query(
-          `INSERT INTO early_access (wallet, twitter, tweet_url, referral_code, referred_by, path, signature, signed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-           ON CONFLICT DO NOTHING`,
-          [input.wallet, input.twitter ?? null, input.tweetUrl ?? null, code, input.referralCode ?? null, eligibility.path, input.signature, input.issuedAt],
-        )
-        row = (await ctx.db.query<{ referral_code: string }>('SELECT referral_code FROM early_access WHERE wallet = $1', [input.wallet])).rows[0]
-        if (row) break
+        referralCode = await insertRegistration(ctx.db, {
+          wallet: input.wallet, twitter: input.twitter ?? null, tweetUrl: input.tweetUrl ?? null, referralCode: code,
+          referredBy: input.referralCode ?? null, path: eligibility.path, signature: input.signature, signedAt: input.issuedAt,
+        })
+        if (referralCode) break
       }
     } catch (cause) {
       throw new AppError('UPSTREAM_FAILED', 'The registration store is unavailable; try again shortly.', { cause, retryable: true })
     }
-    if (!row) throw new AppError('INTERNAL_ERROR', 'internal error', { cause: new Error(`no free referral code for ${input.wallet}`) })
-    const referralCode = row.referral_code
+    if (!referralCode) throw new AppError('INTERNAL_ERROR', 'internal error', { cause: new Error(`no free referral code for ${input.wallet}`) })
     return {
       success: true,
       wallet: input.wallet,

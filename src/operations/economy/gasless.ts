@@ -8,6 +8,7 @@ import { buildApprove } from '../../chain/builders/build-approve.ts'
 import { rpcFailed } from '../../chain/upstream-error.ts'
 import { BURN_TOTAL_WEI, CHAIN_ID } from '../../chain/constants.ts'
 import type { Context } from '../../context.ts'
+import { claimNonce, findNonceHolder, findRelayBySignature, listHeldNoncesBelow, recordRelayRequest, takeOverNonce } from '../../store/gasless-relays.ts'
 
 /** How long a signature the GET prepares stays valid. */
 const DEADLINE_SECONDS = 600
@@ -104,13 +105,10 @@ export const postGaslessBurn = defineOperation({
     const sender = ctx.economy.relayer
     // The exact signature relayed before answers with that relay, whatever happened since
     // (its deadline passed, the relayer nonce moved on): an idempotent replay.
-    const replayed = await ctx.db.query<{ tx_key: string }>(
-      'SELECT tx_key FROM gasless_relays WHERE burner = $1 AND lower(signature) = lower($2) ORDER BY created_at LIMIT 1',
-      [burner, signature],
-    )
-    if (replayed.rows[0]) {
+    const replayed = await findRelayBySignature(ctx.db, burner, signature)
+    if (replayed) {
       // Only a stored transaction is waited for (its data is the stored one; '0x' is never sent).
-      const relayed = await sender.find(replayed.rows[0].tx_key)
+      const relayed = await sender.find(replayed)
       if (relayed) return answer(ctx, await waitFor(ctx, { key: relayed.idempotencyKey, to: ctx.chain.contracts.relayer, data: '0x' }))
     }
 
@@ -131,13 +129,9 @@ export const postGaslessBurn = defineOperation({
     if (!(await signs(nonce))) {
       // A signature of a nonce we relayed already (another deadline than the one relayed, posted
       // after that relay was mined): the relay that used the nonce answers.
-      const held = await ctx.db.query<{ relayer_nonce: string; tx_key: string }>(
-        'SELECT relayer_nonce, tx_key FROM gasless_nonces WHERE burner = $1 AND relayer_nonce < $2 ORDER BY relayer_nonce DESC LIMIT 3',
-        [burner, nonce.toString()],
-      )
-      for (const row of held.rows) {
-        if (!(await signs(BigInt(row.relayer_nonce)))) continue
-        const relayed = await sender.find(row.tx_key)
+      for (const held of await listHeldNoncesBelow(ctx.db, burner, nonce, 3)) {
+        if (!(await signs(held.nonce))) continue
+        const relayed = await sender.find(held.txKey)
         if (relayed) return answer(ctx, await waitFor(ctx, { key: relayed.idempotencyKey, to: ctx.chain.contracts.relayer, data: '0x' }))
       }
       throw new AppError('INVALID_SIGNATURE', 'The signature does not recover to the burner for its current relayer nonce. GET /api/gasless/burn for the message to sign.')
@@ -151,10 +145,7 @@ export const postGaslessBurn = defineOperation({
     // the nonce over only once the holder reverted or was dropped (the nonce is still unused).
     const key = `gasless:${burner.toLowerCase()}:${nonce}:${deadline}`
     const holder = await holdNonce(ctx, burner, nonce, key)
-    await ctx.db.query(
-      `INSERT INTO gasless_relays (burner, relayer_nonce, signature, deadline, tx_key) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (burner, relayer_nonce, deadline) DO NOTHING`,
-      [burner, nonce.toString(), signature, deadline, holder],
-    )
+    await recordRelayRequest(ctx.db, { burner, nonce, signature, deadline, txKey: holder })
     const { v, r, s } = parseSignature(signature as `0x${string}`)
     const data = encodeFunctionData({ abi: relayerAbi, functionName: 'relayBurn', args: [burner, BigInt(deadline), Number(v), r, s] })
     // The holder's stored transaction is found by its key (this data is used only if the holder
@@ -166,20 +157,13 @@ export const postGaslessBurn = defineOperation({
 /** The key of the relay that holds (burner, nonce): this request's own key when it won. */
 async function holdNonce(ctx: Context, burner: `0x${string}`, nonce: bigint, key: string): Promise<string> {
   for (;;) {
-    const inserted = await ctx.db.query<{ tx_key: string }>(
-      'INSERT INTO gasless_nonces (burner, relayer_nonce, tx_key) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING tx_key',
-      [burner, nonce.toString(), key],
-    )
-    if (inserted.rows[0]) return key
-    const current = (await ctx.db.query<{ tx_key: string }>('SELECT tx_key FROM gasless_nonces WHERE burner = $1 AND relayer_nonce = $2', [burner, nonce.toString()])).rows[0]
+    if (await claimNonce(ctx.db, burner, nonce, key)) return key
+    const current = await findNonceHolder(ctx.db, burner, nonce)
     if (!current) continue
-    if (current.tx_key === key) return key
-    const held = await ctx.economy.relayer.find(current.tx_key)
-    if (!held || (held.status !== 'reverted' && held.status !== 'dropped')) return current.tx_key
-    const taken = await ctx.db.query('UPDATE gasless_nonces SET tx_key = $3 WHERE burner = $1 AND relayer_nonce = $2 AND tx_key = $4 RETURNING tx_key', [
-      burner, nonce.toString(), key, current.tx_key,
-    ])
-    if (taken.rows[0]) return key
+    if (current === key) return key
+    const held = await ctx.economy.relayer.find(current)
+    if (!held || (held.status !== 'reverted' && held.status !== 'dropped')) return current
+    if (await takeOverNonce(ctx.db, burner, nonce, current, key)) return key
   }
 }
 

@@ -9,6 +9,7 @@ import { BURN_TOTAL_WEI, CHAIN_ID, TOKEN_SYMBOL } from '../../chain/constants.ts
 import { referralCodeOf } from './referral-code.ts'
 import { issuedAtField, requireWalletSignature, signTypedDataOut, signTypedDataTemplate, walletSignatureField } from './wallet-signature.ts'
 import type { Context } from '../../context.ts'
+import { findAgentByReferralCode, rememberReferralCode, storeSignedAgentProfile } from '../../store/referral-codes.ts'
 
 async function readAgent(ctx: Context, agent: `0x${string}`) {
   try {
@@ -28,27 +29,7 @@ async function readAgent(ctx: Context, agent: `0x${string}`) {
 /** Remembers a registered agent's code, so the code resolves back to the agent (derived data: anyone may trigger it). */
 async function rememberCode(ctx: Context, agent: `0x${string}`) {
   const code = referralCodeOf(agent)
-  await ctx.db.query('INSERT INTO referral_codes (code, agent) VALUES ($1, $2) ON CONFLICT (code) DO NOTHING', [code, agent])
-  return code
-}
-
-/**
- * Stores what the agent signed (endpoint, description). A newer signed write replaces an older
- * one (an omitted field keeps its signed value); a row nobody signed is replaced whole; an
- * older signature (a replay) changes nothing.
- */
-async function storeSignedProfile(ctx: Context, agent: `0x${string}`, profile: { mcpEndpoint?: string; description?: string; signature: string; issuedAt: number }) {
-  const code = referralCodeOf(agent)
-  await ctx.db.query(
-    `INSERT INTO referral_codes (code, agent, mcp_endpoint, description, signature, signed_at) VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (code) DO UPDATE SET
-       mcp_endpoint = CASE WHEN referral_codes.signature IS NULL THEN EXCLUDED.mcp_endpoint ELSE coalesce(EXCLUDED.mcp_endpoint, referral_codes.mcp_endpoint) END,
-       description = CASE WHEN referral_codes.signature IS NULL THEN EXCLUDED.description ELSE coalesce(EXCLUDED.description, referral_codes.description) END,
-       signature = EXCLUDED.signature,
-       signed_at = EXCLUDED.signed_at
-     WHERE referral_codes.signed_at IS NULL OR referral_codes.signed_at < EXCLUDED.signed_at`,
-    [code, agent, profile.mcpEndpoint ?? null, profile.description ?? null, profile.signature, profile.issuedAt],
-  )
+  await rememberReferralCode(ctx.db, code, agent)
   return code
 }
 
@@ -136,7 +117,8 @@ export const registerReferralAgent = defineOperation({
       signature,
     })
     const agent = await readAgent(ctx, wallet)
-    const code = await storeSignedProfile(ctx, wallet, { mcpEndpoint, description, signature, issuedAt })
+    const code = referralCodeOf(wallet)
+    await storeSignedAgentProfile(ctx.db, code, wallet, { mcpEndpoint, description, signature, issuedAt })
     const reward = (BURN_TOTAL_WEI - BURN_TOTAL_WEI / 2n) * agent.bps / 10_000n
     return {
       agent: wallet,
@@ -188,9 +170,9 @@ export const getReferrals = defineOperation({
     let agentAddress = address
     if (!agentAddress) {
       if (!referralCode) throw new AppError('INVALID_INPUT', 'Give address or referralCode.', { details: { field: 'address' } })
-      const { rows } = await ctx.db.query<{ agent: string }>('SELECT agent FROM referral_codes WHERE code = $1', [referralCode])
-      if (!rows[0]) throw new AppError('NOT_FOUND', `No agent has the referral code ${referralCode}.`)
-      agentAddress = getAddress(rows[0].agent)
+      const stored = await findAgentByReferralCode(ctx.db, referralCode)
+      if (!stored) throw new AppError('NOT_FOUND', `No agent has the referral code ${referralCode}.`)
+      agentAddress = getAddress(stored)
     }
     const agent = await readAgent(ctx, agentAddress)
     const reward = (BURN_TOTAL_WEI - BURN_TOTAL_WEI / 2n) * agent.bps / 10_000n
