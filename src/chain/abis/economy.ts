@@ -23,4 +23,5 @@ export const referralAbi = parseAbi([
   'function isAgent(address agent) view returns (bool)',
   'function getAgentStats(address agent) view returns (uint256 count, uint256 earnings, bool registered)',
   'function referralBps() view returns (uint256)',
+  'event ReferralBurn(address indexed burner, address indexed referrer, uint256 burnedAmount, uint256 trenAmount, uint256 referralReward)',
 ])

@@ -1,10 +1,11 @@
 import { z } from 'zod'
-import { erc20Abi, formatUnits, isAddressEqual, parseSignature, recoverTypedDataAddress, encodeFunctionData } from 'viem'
+import { erc20Abi, formatUnits, isAddressEqual, recoverTypedDataAddress } from 'viem'
 import { defineOperation } from '../define.ts'
 import { addressIn, addressOut, txRequest, wei } from '../schemas.ts'
 import { AppError } from '../../errors/app-error.ts'
 import { relayerAbi, burnRequestTypes } from '../../chain/abis/economy.ts'
 import { buildApprove } from '../../chain/builders/build-approve.ts'
+import { buildRelayBurn } from '../../chain/builders/build-relay-burn.ts'
 import { rpcFailed } from '../../chain/upstream-error.ts'
 import { BURN_TOTAL_WEI, CHAIN_ID } from '../../chain/constants.ts'
 import type { Context } from '../../context.ts'
@@ -146,8 +147,7 @@ export const postGaslessBurn = defineOperation({
     const key = `gasless:${burner.toLowerCase()}:${nonce}:${deadline}`
     const holder = await holdNonce(ctx, burner, nonce, key)
     await recordRelayRequest(ctx.db, { burner, nonce, signature, deadline, txKey: holder })
-    const { v, r, s } = parseSignature(signature as `0x${string}`)
-    const data = encodeFunctionData({ abi: relayerAbi, functionName: 'relayBurn', args: [burner, BigInt(deadline), Number(v), r, s] })
+    const data = buildRelayBurn({ burner, deadline: BigInt(deadline), signature: signature as `0x${string}` })
     // The holder's stored transaction is found by its key (this data is used only if the holder
     // has not stored one yet, and then it relays the same nonce).
     return answer(ctx, await waitFor(ctx, { key: holder, to: ctx.chain.contracts.relayer, data }))

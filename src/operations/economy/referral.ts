@@ -1,5 +1,7 @@
 import { z } from 'zod'
-import { encodeFunctionData, formatUnits, getAddress } from 'viem'
+import { formatUnits, getAddress } from 'viem'
+import { buildRegisterAgent } from '../../chain/builders/build-register-agent.ts'
+import { buildBurnWithReferral } from '../../chain/builders/build-burn-with-referral.ts'
 import { defineOperation } from '../define.ts'
 import { addressIn, addressOut } from '../schemas.ts'
 import { AppError } from '../../errors/app-error.ts'
@@ -128,7 +130,7 @@ export const registerReferralAgent = defineOperation({
         description: agent.registered ? 'Already registered: nothing to send.' : 'Send this transaction from your wallet to register with the referral contract.',
         transaction: agent.registered
           ? null
-          : { to: ctx.chain.contracts.referral, data: encodeFunctionData({ abi: referralAbi, functionName: 'registerAgent' }), chainId: CHAIN_ID, value: '0' },
+          : buildRegisterAgent({ referral: ctx.chain.contracts.referral, chainId: CHAIN_ID }),
       },
       afterRegistration: {
         referralCode: code,
@@ -187,7 +189,7 @@ export const getReferrals = defineOperation({
         rewardPerBurn: `${Number(formatUnits(reward, 18)).toLocaleString('en-US')} ${TOKEN_SYMBOL}`,
         rewardPerBurnRaw: reward.toString(),
       },
-      burnWithReferralCalldata: agent.registered ? encodeFunctionData({ abi: referralAbi, functionName: 'burnWithReferral', args: [agentAddress] }) : null,
+      burnWithReferralCalldata: agent.registered ? buildBurnWithReferral(agentAddress) : null,
       referralContract: ctx.chain.contracts.referral,
     }
   },
