@@ -8,6 +8,9 @@ export const relayerAbi = parseAbi([
   'event GaslessBurn(address indexed burner, uint256 nonce, uint256 burnAmount)',
 ])
 
+/** The EIP-712 domain a BurnRequest is signed in: the relayer contract on this chain. */
+export const burnRequestDomain = (relayer: `0x${string}`, chainId: number) => ({ name: 'MegaChadRelayer', version: '1', chainId, verifyingContract: relayer })
+
 export const burnRequestTypes = {
   BurnRequest: [
     { name: 'burner', type: 'address' },

@@ -1,71 +1,14 @@
 import { z } from 'zod'
-import { erc20Abi, keccak256, toBytes } from 'viem'
 import { defineOperation } from '../define.ts'
 import { addressIn, addressOut } from '../schemas.ts'
 import { AppError } from '../../errors/app-error.ts'
-import { rpcFailed } from '../../chain/upstream-error.ts'
+import { readHoldings } from '../../chain/reads/read-holdings.ts'
 import { deleteUnsignedRegistration, insertRegistration } from '../../store/early-access.ts'
-import { issuedAtField, requireWalletSignature, signTypedDataOut, signTypedDataTemplate, walletSignatureField } from './wallet-signature.ts'
+import { issuedAtField, requireWalletSignature, walletSignatureField } from '../wallet-signature.ts'
+import { referralCodeCandidates } from './referral-code-candidates.ts'
 
 /** Instant access takes this many portraits; any tokens or one portrait open the referral path. */
-const INSTANT_ACCESS_NFTS = 3
-
-export const getEarlyAccessInfo = defineOperation({
-  id: 'get_early_access',
-  // HTTP only: static description of the testnet beta.
-  mcp: false,
-  method: 'GET',
-  path: '/api/early/register',
-  summary: 'How early access (testnet beta) works and who is eligible',
-  tags: ['economy'],
-  input: z.object({}),
-  output: z.object({
-    name: z.string(),
-    description: z.string(),
-    eligibility: z.object({ instantAccess: z.string(), referralPath: z.string() }),
-    registration: z.object({
-      method: z.string(),
-      endpoint: z.string(),
-      contentType: z.string(),
-      body: z.record(z.string(), z.string()),
-      signTypedData: signTypedDataOut,
-    }),
-    contracts: z.object({ token: addressOut, nft: addressOut, chain: z.string(), rpc: z.string() }),
-  }),
-  errors: [],
-  cacheSeconds: 300,
-  async handler(ctx) {
-    return {
-      name: 'MegaChad early access',
-      description: 'Register a wallet for the testnet beta. Eligibility is read from the chain.',
-      eligibility: {
-        instantAccess: `${INSTANT_ACCESS_NFTS}+ looksmaxxed NFTs`,
-        referralPath: 'any token balance or 1+ looksmaxxed NFT; invite others with your referral code',
-      },
-      registration: {
-        method: 'POST',
-        endpoint: `${ctx.baseUrl()}/api/early/register`,
-        contentType: 'application/json',
-        body: {
-          wallet: '0x… (required)',
-          twitter: '@handle (optional)',
-          tweetUrl: 'https://… (optional)',
-          referralCode: 'a code you were given (optional)',
-          issuedAt: 'unix seconds when you signed (required; accepted for 10 minutes)',
-          signature: 'EIP-712 signature of signTypedData by the wallet (required)',
-        },
-        signTypedData: signTypedDataTemplate('EarlyAccessRegistration', {
-          wallet: '<wallet>',
-          twitter: '<twitter as sent, or "">',
-          tweetUrl: '<tweetUrl as sent, or "">',
-          referralCode: '<referralCode as sent, or "">',
-          issuedAt: '<issuedAt>',
-        }),
-      },
-      contracts: { token: ctx.chain.contracts.token, nft: ctx.chain.contracts.nft, chain: `${ctx.chain.info.name} (${ctx.chain.info.chainId})`, rpc: ctx.chain.info.rpc },
-    }
-  },
-})
+export const INSTANT_ACCESS_NFTS = 3
 
 export const registerEarlyAccess = defineOperation({
   id: 'register_early_access',
@@ -94,6 +37,7 @@ export const registerEarlyAccess = defineOperation({
     message: z.string(),
   }),
   errors: ['INVALID_ADDRESS', 'INVALID_SIGNATURE', 'SIGNATURE_EXPIRED', 'NOT_ELIGIBLE', 'UPSTREAM_FAILED'],
+  uses: ['chain', 'db', 'baseUrl'],
   async handler(ctx, input) {
     await requireWalletSignature({
       primaryType: 'EarlyAccessRegistration',
@@ -102,19 +46,7 @@ export const registerEarlyAccess = defineOperation({
       issuedAt: input.issuedAt,
       signature: input.signature,
     })
-    let balance: bigint
-    let nfts: bigint
-    try {
-      ;[balance, nfts] = await ctx.chain.client.multicall({
-        allowFailure: false,
-        contracts: [
-          { address: ctx.chain.contracts.token, abi: erc20Abi, functionName: 'balanceOf', args: [input.wallet] },
-          { address: ctx.chain.contracts.nft, abi: erc20Abi, functionName: 'balanceOf', args: [input.wallet] },
-        ],
-      })
-    } catch (cause) {
-      throw rpcFailed('reading eligibility', cause)
-    }
+    const { tokens: balance, nfts } = await readHoldings(ctx.chain, input.wallet)
     const eligibility = {
       hasTokens: balance > 0n,
       nftCount: Number(nfts),
@@ -155,15 +87,3 @@ export const registerEarlyAccess = defineOperation({
   },
 })
 
-/**
- * Referral codes for a wallet, first choice first: six hex characters of the address and four
- * letters of the Twitter handle (`agen` without one); when taken by another wallet, more of
- * the address (up to twelve characters), then twelve characters of a hash of the address and a
- * counter. Deterministic, at most 16 characters of [a-z0-9], so every code is a valid input.
- */
-export function* referralCodeCandidates(wallet: string, twitter?: string): Generator<string> {
-  const hex = wallet.slice(2).toLowerCase()
-  const handle = (twitter ?? 'agent').replace(/^@/, '').toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 4) || 'agnt'
-  for (const length of [6, 8, 10, 12]) yield `${hex.slice(0, length)}${handle}`
-  for (let i = 1; i <= 16; i++) yield `${keccak256(toBytes(`${hex}:${i}`)).slice(2, 14)}${handle}`
-}

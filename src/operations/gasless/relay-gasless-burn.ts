@@ -1,82 +1,15 @@
 import { z } from 'zod'
-import { erc20Abi, formatUnits, isAddressEqual, recoverTypedDataAddress } from 'viem'
-import { defineOperation } from '../define.ts'
-import { addressIn, addressOut, txRequest, wei } from '../schemas.ts'
+import { formatUnits, isAddressEqual, recoverTypedDataAddress } from 'viem'
+import { defineOperation, type Ports } from '../define.ts'
+import { addressIn } from '../schemas.ts'
 import { AppError } from '../../errors/app-error.ts'
-import { relayerAbi, burnRequestTypes } from '../../chain/abis/economy.ts'
-import { buildApprove } from '../../chain/builders/build-approve.ts'
+import { burnRequestDomain, burnRequestTypes } from '../../chain/abis/economy.ts'
 import { buildRelayBurn } from '../../chain/builders/build-relay-burn.ts'
-import { rpcFailed } from '../../chain/upstream-error.ts'
+import { readBurnerState } from '../../chain/reads/read-burner-state.ts'
 import { BURN_TOTAL_WEI, CHAIN_ID } from '../../chain/constants.ts'
-import type { Context } from '../../context.ts'
 import { claimNonce, findNonceHolder, findRelayBySignature, listHeldNoncesBelow, recordRelayRequest, takeOverNonce } from '../../store/gasless-relays.ts'
 
-/** How long a signature the GET prepares stays valid. */
-const DEADLINE_SECONDS = 600
-
-async function readBurnerState(ctx: Context, burner: `0x${string}`) {
-  const { token, relayer } = ctx.chain.contracts
-  try {
-    const [allowance, nonce, balance] = await ctx.chain.client.multicall({
-      allowFailure: false,
-      contracts: [
-        { address: token, abi: erc20Abi, functionName: 'allowance', args: [burner, relayer] },
-        { address: relayer, abi: relayerAbi, functionName: 'nonces', args: [burner] },
-        { address: token, abi: erc20Abi, functionName: 'balanceOf', args: [burner] },
-      ],
-    })
-    return { allowance, nonce, balance }
-  } catch (cause) {
-    throw rpcFailed('reading the burner state', cause)
-  }
-}
-
-const domainOf = (ctx: Context) => ({ name: 'MegaChadRelayer', version: '1', chainId: CHAIN_ID, verifyingContract: ctx.chain.contracts.relayer })
-
-export const getGaslessBurn = defineOperation({
-  id: 'get_gasless_burn',
-  method: 'GET',
-  path: '/api/gasless/burn',
-  summary: 'Prepare a gasless burn: approval status, balance, and the EIP-712 BurnRequest to sign',
-  description: 'Approve the relayer contract once (the approve transaction is included when needed), sign signTypedData as is, and POST the signature. The service relays the burn and pays the gas.',
-  tags: ['economy'],
-  input: z.object({ address: addressIn('Burner wallet') }),
-  output: z.object({
-    ready: z.boolean(),
-    approval: z.object({ status: z.enum(['approved', 'needed']), allowance: wei, transaction: txRequest.nullable() }),
-    balance: z.object({ balance: wei, required: wei, sufficient: z.boolean(), balanceFormatted: z.string() }),
-    signTypedData: z.object({
-      domain: z.object({ name: z.string(), version: z.string(), chainId: z.number().int(), verifyingContract: addressOut }),
-      types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
-      primaryType: z.literal('BurnRequest'),
-      message: z.object({ burner: addressOut, nonce: z.string(), deadline: z.number().int() }),
-    }),
-    relayerContract: addressOut,
-  }),
-  errors: ['INVALID_ADDRESS', 'UPSTREAM_FAILED'],
-  cacheControl: 'no-store',
-  async handler(ctx, { address }) {
-    const state = await readBurnerState(ctx, address)
-    const approved = state.allowance >= BURN_TOTAL_WEI
-    const sufficient = state.balance >= BURN_TOTAL_WEI
-    return {
-      ready: approved && sufficient,
-      approval: {
-        status: approved ? ('approved' as const) : ('needed' as const),
-        allowance: state.allowance.toString(),
-        transaction: approved ? null : { ...buildApprove({ token: ctx.chain.contracts.token, spender: ctx.chain.contracts.relayer, chainId: CHAIN_ID }), description: 'Approve the relayer once.' },
-      },
-      balance: { balance: state.balance.toString(), required: BURN_TOTAL_WEI.toString(), sufficient, balanceFormatted: formatUnits(state.balance, 18) },
-      signTypedData: {
-        domain: domainOf(ctx),
-        types: { BurnRequest: [...burnRequestTypes.BurnRequest] },
-        primaryType: 'BurnRequest' as const,
-        message: { burner: address, nonce: state.nonce.toString(), deadline: Math.floor(Date.now() / 1000) + DEADLINE_SECONDS },
-      },
-      relayerContract: ctx.chain.contracts.relayer,
-    }
-  },
-})
+type RelayPorts = Ports<'chain' | 'db' | 'economy' | 'log'>
 
 const relayResult = z.object({
   success: z.boolean(),
@@ -87,7 +20,7 @@ const relayResult = z.object({
   looksmaxx: z.object({ burnTxHash: z.string(), devTxHash: z.string(), note: z.string() }),
 })
 
-export const postGaslessBurn = defineOperation({
+export const relayGaslessBurn = defineOperation({
   id: 'relay_gasless_burn',
   invalidates: ['token'],
   method: 'POST',
@@ -102,6 +35,7 @@ export const postGaslessBurn = defineOperation({
   }),
   output: relayResult,
   errors: ['INVALID_ADDRESS', 'INVALID_SIGNATURE', 'SIGNATURE_EXPIRED', 'INSUFFICIENT_BALANCE', 'RELAY_FAILED', 'UPSTREAM_FAILED'],
+  uses: ['chain', 'db', 'economy', 'log'],
   async handler(ctx, { burner, deadline, signature }) {
     const sender = ctx.economy.relayer
     // The exact signature relayed before answers with that relay, whatever happened since
@@ -115,11 +49,11 @@ export const postGaslessBurn = defineOperation({
 
     const now = Math.floor(Date.now() / 1000)
     if (deadline <= now) throw new AppError('SIGNATURE_EXPIRED', `The deadline ${deadline} has passed (now ${now}); sign a new request.`)
-    const state = await readBurnerState(ctx, burner)
+    const state = await readBurnerState(ctx.chain, burner)
     const nonce = state.nonce
     const signs = async (n: bigint) => {
       const signer = await recoverTypedDataAddress({
-        domain: domainOf(ctx),
+        domain: burnRequestDomain(ctx.chain.contracts.relayer, CHAIN_ID),
         types: burnRequestTypes,
         primaryType: 'BurnRequest',
         message: { burner, nonce: n, deadline: BigInt(deadline) },
@@ -155,7 +89,7 @@ export const postGaslessBurn = defineOperation({
 })
 
 /** The key of the relay that holds (burner, nonce): this request's own key when it won. */
-async function holdNonce(ctx: Context, burner: `0x${string}`, nonce: bigint, key: string): Promise<string> {
+async function holdNonce(ctx: RelayPorts, burner: `0x${string}`, nonce: bigint, key: string): Promise<string> {
   for (;;) {
     if (await claimNonce(ctx.db, burner, nonce, key)) return key
     const current = await findNonceHolder(ctx.db, burner, nonce)
@@ -167,7 +101,7 @@ async function holdNonce(ctx: Context, burner: `0x${string}`, nonce: bigint, key
   }
 }
 
-async function waitFor(ctx: Context, request: { key: string; to: `0x${string}`; data: `0x${string}` }) {
+async function waitFor(ctx: RelayPorts, request: { key: string; to: `0x${string}`; data: `0x${string}` }) {
   try {
     const mined = await ctx.economy.relayer.sendAndWait(request)
     ctx.log.info({ txHash: mined.txHash, status: mined.status, blockNumber: mined.blockNumber }, `gasless: relay ${mined.txHash} ${mined.status}`)
@@ -178,14 +112,14 @@ async function waitFor(ctx: Context, request: { key: string; to: `0x${string}`; 
   }
 }
 
-function answer(ctx: Context, mined: { txHash: string; status: string; blockNumber: number | null; gasUsed: string | null }) {
+function answer(ctx: RelayPorts, mined: { txHash: string; status: string; blockNumber: number | null; gasUsed: string | null }) {
   if (mined.status !== 'mined') {
     throw new AppError('RELAY_FAILED', `The relay transaction ${mined.txHash} reverted.`, { details: { txHash: mined.txHash } })
   }
   return toResult(ctx, mined)
 }
 
-function toResult(ctx: Context, mined: { txHash: string; blockNumber: number | null; gasUsed: string | null }) {
+function toResult(ctx: RelayPorts, mined: { txHash: string; blockNumber: number | null; gasUsed: string | null }) {
   return {
     success: true,
     txHash: mined.txHash,
