@@ -1,4 +1,5 @@
 import type { Queryable } from '../store/db.ts'
+import { newestKnownBlock } from '../store/indexer-cursor.ts'
 import type { Freshness } from './freshness.ts'
 
 /** How long a read that asks for a block this instance has not applied waits for it. */
@@ -14,10 +15,8 @@ const POLL_MS = 100
 export async function catchUp(db: Queryable, fresh: Freshness, minBlock = 0n, waitMs = MIN_BLOCK_WAIT_MS, poke?: () => void): Promise<bigint> {
   const deadline = Date.now() + waitMs
   for (;;) {
-    const { rows } = await db.query<{ block: string | null }>(
-      `SELECT greatest((SELECT max(block_number) FROM indexer_cursor), (SELECT max(block_number) FROM chain_txs WHERE status = 'mined')) AS block`,
-    )
-    if (rows[0]?.block != null) fresh.reached(BigInt(rows[0].block))
+    const known = await newestKnownBlock(db)
+    if (known !== undefined) fresh.reached(known)
     if (fresh.block() >= minBlock || Date.now() >= deadline) return fresh.block()
     // The indexer of this instance (if it holds the lease) looks at once.
     poke?.()

@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { randomUUID } from 'node:crypto'
 import type { Context } from '../context.ts'
-import type { AnyOperation, RequestMeta, Streamed } from '../operations/define.ts'
+import { portsOf, type AnyOperation, type RequestMeta, type Streamed } from '../operations/define.ts'
 import { AppError } from '../errors/app-error.ts'
 import { parseOperationInput } from '../operations/runtime/parse-input.ts'
 import { runOperationToBytes } from '../operations/runtime/run-operation.ts'
@@ -111,7 +111,7 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
         requestId: request.id,
       }
       if (op.streams) {
-        const result = await op.handler(ctx, input, meta)
+        const result = await op.handler(portsOf(op, ctx), input, meta)
         if ((result as Streamed).kind !== 'stream') throw new Error(`${op.id} did not stream`)
         return serveStream(request, reply, result as Streamed)
       }

@@ -1,10 +1,10 @@
-import { decodeEventLog, isAddressEqual, parseAbi, toEventSelector, type Log } from 'viem'
+import { decodeEventLog, isAddressEqual, toEventSelector, type Log } from 'viem'
 import { BURN_ADDRESS } from '../chain/constants.ts'
+import { tokenTransferAbi as transferAbi } from '../chain/abis/token.ts'
+import { portraitNftAbi as nftTransferAbi } from '../chain/abis/portrait-nft.ts'
+import { referralAbi as referralBurnAbi } from '../chain/abis/economy.ts'
 import type { Topic } from '../cache/freshness.ts'
 
-const transferAbi = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)'])
-const nftTransferAbi = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)'])
-const referralBurnAbi = parseAbi(['event ReferralBurn(address indexed burner, address indexed referrer, uint256 burnedAmount, uint256 trenAmount, uint256 referralReward)'])
 
 /** Events whose logs change what reads answer, beside the transfers. */
 export const WATCHED_EVENTS = {

@@ -1,4 +1,5 @@
-import { decodeEventLog, getAddress, isAddressEqual, parseAbi, toEventSelector, type Log } from 'viem'
+import { decodeEventLog, getAddress, isAddressEqual, toEventSelector, type Log } from 'viem'
+import { tokenTransferAbi as transferAbi } from '../chain/abis/token.ts'
 import { BURN_ADDRESS } from '../chain/constants.ts'
 import { moggerStakingAbi } from '../chain/abis/mogger-staking.ts'
 import { jesterStakingAbi } from '../chain/abis/jester-staking.ts'
@@ -7,7 +8,6 @@ import { governanceAbi } from '../chain/abis/governance.ts'
 import { vetoCouncilAbi } from '../chain/abis/veto-council.ts'
 import type { DefiActivityRow } from '../store/defi-activity.ts'
 
-const transferAbi = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)'])
 const SUPPORT = ['against', 'for', 'abstain'] as const
 
 export type DefiAddresses = {

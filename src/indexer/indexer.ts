@@ -1,17 +1,21 @@
 import { toHex, zeroAddress } from 'viem'
 import { randomUUID } from 'node:crypto'
-import { acquireLease } from './lease.ts'
+import { acquireLease } from '../store/indexer-leases.ts'
 import type { Logger as PinoLogger } from 'pino'
 import type { Chain } from '../chain/clients.ts'
-import type { Db, Queryable } from '../store/db.ts'
+import type { Db } from '../store/db.ts'
 import type { EventBus } from '../adapters/bus/port.ts'
 import { decodeIndexedLogs, WATCHED_EVENTS, type BurnLeg } from './decode-logs.ts'
 import { publishEvent } from '../events/publish-event.ts'
-import { burnEventKey, burnEventOfForeignMint, burnEventOfTransfer, burnTransferKey, isServiceMint, isServiceTx } from '../events/burn-event.ts'
+import { burnEventKey, burnEventOfForeignMint, burnEventOfTransfer, burnTransferKey } from '../events/burn-event.ts'
+import { isServiceMint, isServiceTx } from '../store/service-txs.ts'
 import { TOPICS, type Freshness } from '../cache/freshness.ts'
 import { rpcFailed } from '../chain/upstream-error.ts'
 import { DEFI_TOPICS, decodeDefiActivity, defiLogAddresses } from './defi-activity.ts'
 import { deleteDefiActivityAfter, insertDefiActivity } from '../store/defi-activity.ts'
+import { deleteIndexedBlocksAfter, getCursor, listIndexedBlocks, pruneIndexedBlocksBelow, saveCursor, saveIndexedBlock } from '../store/indexer-cursor.ts'
+import { deleteTokenBurnsAfter, insertTokenBurns } from '../store/token-burns.ts'
+import { deleteNftTransfersAfter, insertNftTransfers, recomputeNftOwner } from '../store/nft-transfers.ts'
 
 const CURSOR = 'main'
 /** Recent block hashes kept to find a fork point; deeper reorgs than this are not expected. */
@@ -64,63 +68,29 @@ export function createIndexer(options: IndexerOptions): Indexer {
   }
   const watchedAddresses = [addresses.token, addresses.nft, addresses.pool, addresses.referral, addresses.reputationRegistry, addresses.names]
 
-  async function cursor(): Promise<{ number: bigint; hash: string } | undefined> {
-    const { rows } = await db.query<{ block_number: string; block_hash: string }>('SELECT block_number, block_hash FROM indexer_cursor WHERE name = $1', [CURSOR])
-    return rows[0] && { number: BigInt(rows[0].block_number), hash: rows[0].block_hash }
-  }
+  const cursor = () => getCursor(db, CURSOR)
 
   /** The last stored block still on the chain; everything after it is rolled back. */
   async function rollbackToForkPoint(): Promise<void> {
-    const { rows } = await db.query<{ number: string; hash: string }>('SELECT number, hash FROM indexed_blocks ORDER BY number DESC')
     let forkPoint: { number: bigint; hash: string } | undefined
-    for (const row of rows) {
-      const block = await chain.client.getBlock({ blockNumber: BigInt(row.number) }).catch(() => undefined)
-      if (block?.hash === row.hash) {
-        forkPoint = { number: BigInt(row.number), hash: row.hash }
+    for (const stored of await listIndexedBlocks(db)) {
+      const block = await chain.client.getBlock({ blockNumber: stored.number }).catch(() => undefined)
+      if (block?.hash === stored.hash) {
+        forkPoint = stored
         break
       }
     }
     const to = forkPoint ?? { number: options.startBlock - 1n, hash: '' }
     log.warn({ forkPoint: to.number.toString() }, 'chain reorganised: rolling the index back')
     await db.transaction(async (tx) => {
-      await tx.query('DELETE FROM token_burns WHERE block_number > $1', [to.number.toString()])
+      await deleteTokenBurnsAfter(tx, to.number)
       await deleteDefiActivityAfter(tx, to.number)
-      const { rows: touched } = await tx.query<{ token_id: string }>('SELECT DISTINCT token_id FROM nft_transfers WHERE block_number > $1', [to.number.toString()])
-      await tx.query('DELETE FROM nft_transfers WHERE block_number > $1', [to.number.toString()])
-      for (const { token_id } of touched) await recomputeOwner(tx, token_id)
-      await tx.query('DELETE FROM indexed_blocks WHERE number > $1', [to.number.toString()])
-      await saveCursor(tx, to.number, to.hash)
+      for (const tokenId of await deleteNftTransfersAfter(tx, to.number)) await recomputeNftOwner(tx, tokenId)
+      await deleteIndexedBlocksAfter(tx, to.number)
+      await saveCursor(tx, CURSOR, to)
     })
     // Whatever was read from the orphaned blocks is gone: every answer built on it is renewed.
     await options.fresh.changed([...TOPICS])
-  }
-
-  async function saveCursor(tx: Queryable, number: bigint, hash: string) {
-    await tx.query(
-      `INSERT INTO indexer_cursor (name, block_number, block_hash) VALUES ($1, $2, $3)
-       ON CONFLICT (name) DO UPDATE SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash`,
-      [CURSOR, number.toString(), hash],
-    )
-  }
-
-  async function recomputeOwner(tx: Queryable, tokenId: string) {
-    const { rows } = await tx.query<{ to_address: string; block_number: string; block_time: Date }>(
-      'SELECT to_address, block_number, block_time FROM nft_transfers WHERE token_id = $1 ORDER BY block_number DESC, log_index DESC LIMIT 1',
-      [tokenId],
-    )
-    const { rows: mint } = await tx.query<{ block_number: string; block_time: Date }>(
-      'SELECT block_number, block_time FROM nft_transfers WHERE token_id = $1 AND from_address = $2 ORDER BY block_number LIMIT 1',
-      [tokenId, zeroAddress],
-    )
-    if (!rows[0] || !mint[0] || rows[0].to_address === zeroAddress) {
-      await tx.query('DELETE FROM nft_owners WHERE token_id = $1', [tokenId])
-      return
-    }
-    await tx.query(
-      `INSERT INTO nft_owners (token_id, owner, minted_block, minted_at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (token_id) DO UPDATE SET owner = EXCLUDED.owner`,
-      [tokenId, rows[0].to_address, mint[0].block_number, mint[0].block_time],
-    )
   }
 
   async function indexRange(from: bigint, to: bigint): Promise<void> {
@@ -151,25 +121,13 @@ export function createIndexer(options: IndexerOptions): Indexer {
     const time = (n: bigint) => new Date(Number(blocks.get(n)!.timestamp) * 1000)
     const mints = nftTransfers.filter((t) => t.from === zeroAddress)
     await db.transaction(async (tx) => {
-      for (const b of burns) {
-        await tx.query(
-          `INSERT INTO token_burns (tx_hash, log_index, block_number, block_time, sender, leg, value) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-          [b.txHash, b.logIndex, b.blockNumber.toString(), time(b.blockNumber), b.sender, b.leg, b.value.toString()],
-        )
-      }
-      for (const t of nftTransfers) {
-        await tx.query(
-          `INSERT INTO nft_transfers (tx_hash, log_index, block_number, block_time, from_address, to_address, token_id) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-          [t.txHash, t.logIndex, t.blockNumber.toString(), time(t.blockNumber), t.from, t.to, t.tokenId.toString()],
-        )
-      }
+      await insertTokenBurns(tx, burns.map((b) => ({ ...b, blockTime: time(b.blockNumber) })))
+      await insertNftTransfers(tx, nftTransfers.map((t) => ({ ...t, blockTime: time(t.blockNumber) })))
       await insertDefiActivity(tx, activity, time)
-      for (const tokenId of new Set(nftTransfers.map((t) => t.tokenId.toString()))) await recomputeOwner(tx, tokenId)
-      for (const [number, block] of blocks) {
-        await tx.query('INSERT INTO indexed_blocks (number, hash) VALUES ($1, $2) ON CONFLICT (number) DO UPDATE SET hash = EXCLUDED.hash', [number.toString(), block.hash])
-      }
-      await tx.query('DELETE FROM indexed_blocks WHERE number < $1', [(to - BigInt(KEEP_BLOCKS)).toString()])
-      await saveCursor(tx, to, blocks.get(to)!.hash!)
+      for (const tokenId of new Set(nftTransfers.map((t) => t.tokenId.toString()))) await recomputeNftOwner(tx, tokenId)
+      for (const [number, block] of blocks) await saveIndexedBlock(tx, { number, hash: block.hash! })
+      await pruneIndexedBlocksBelow(tx, to - BigInt(KEEP_BLOCKS))
+      await saveCursor(tx, CURSOR, { number: to, hash: blocks.get(to)!.hash! })
     })
     // Cached answers that depend on what changed are renewed on every instance, before the
     // stream hears of it: a client that reads on a burn event sees the burn.

@@ -32,7 +32,16 @@ export type RequestMeta = {
   requestId: string
 }
 
-export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> = {
+/**
+ * A port: one named dependency of the Context a handler may use (chain reads, db for the
+ * repositories, a sender, cache, bus, baseUrl...).
+ */
+export type Port = keyof Context
+
+/** The part of the Context a handler declared in `uses`. */
+export type Ports<U extends Port> = Pick<Context, U>
+
+export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType, U extends Port = Port> = {
   /** snake_case verb_noun: MCP tool name and OpenAPI operationId. */
   id: string
   method: HttpMethod
@@ -77,12 +86,25 @@ export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
   streams?: boolean
   /** Exposed as an MCP tool (default true). */
   mcp?: boolean
-  handler(ctx: Context, input: z.output<I>, meta: RequestMeta): Promise<z.input<O> | Responded<unknown> | Streamed>
+  /**
+   * The ports the handler uses. The handler's `ctx` is typed as exactly these, and the runtime
+   * hands it only these, so a test builds just what the operation needs. Default: the whole
+   * Context (operations not yet narrowed).
+   */
+  uses?: readonly U[]
+  handler(ctx: Ports<U>, input: z.output<I>, meta: RequestMeta): Promise<z.input<O> | Responded<unknown> | Streamed>
 }
 
 /** Defines a capability once; routes, MCP tools, OpenAPI and chat derive from it. */
-export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
+export function defineOperation<I extends z.ZodType, O extends z.ZodType, const U extends Port = Port>(op: Operation<I, O, U>): Operation<I, O, U> {
   return op
+}
+
+/** The context a handler is given: its declared ports only, or the whole Context without `uses`. */
+export function portsOf(op: { uses?: readonly Port[] }, ctx: Context): Context {
+  if (!op.uses) return ctx
+  // Typed as the whole Context for the registry's erased handlers; each handler's own type sees only its ports.
+  return Object.fromEntries(op.uses.map((port) => [port, ctx[port]])) as unknown as Context
 }
 
 export type AnyOperation = Operation<z.ZodType, z.ZodType>

@@ -21,10 +21,14 @@ import { getAgentInfo } from './agent/get-agent-info.ts'
 import { getAgentIndex } from './agent/get-agent-index.ts'
 import { getPortalTokens } from './portal/get-portal-tokens.ts'
 import { getPortalProtocols } from './portal/get-portal-protocols.ts'
-import { getGaslessBurn, postGaslessBurn } from './economy/gasless.ts'
-import { getAgentRegistration as getReferralAgent, registerReferralAgent, getReferrals } from './economy/referral.ts'
-import { getEarlyAccessInfo, registerEarlyAccess } from './economy/early-access.ts'
-import { getCrossChainIntent } from './economy/cross-chain-intent.ts'
+import { getGaslessBurn } from './gasless/get-gasless-burn.ts'
+import { relayGaslessBurn } from './gasless/relay-gasless-burn.ts'
+import { getReferralAgent } from './referral/get-referral-agent.ts'
+import { registerReferralAgent } from './referral/register-referral-agent.ts'
+import { getReferrals } from './referral/get-referrals.ts'
+import { getEarlyAccessInfo } from './early-access/get-early-access.ts'
+import { registerEarlyAccess } from './early-access/register-early-access.ts'
+import { getCrossChainIntent } from './cross-chain/get-cross-chain-intent.ts'
 import { chatWithAgent, getChatInfo } from './agent/chat.ts'
 import { getAgentCard } from './discovery/get-agent-card.ts'
 import { getMcpManifest } from './discovery/get-mcp-manifest.ts'
@@ -92,7 +96,7 @@ export const operations = [
   getPrivacy,
   getAgentImage,
   getGaslessBurn,
-  postGaslessBurn,
+  relayGaslessBurn,
   getReferralAgent,
   registerReferralAgent,
   getReferrals,

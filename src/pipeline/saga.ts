@@ -10,7 +10,7 @@ import { insertEvent } from '../store/events.ts'
 import { burnEventKey, burnEventOfPortrait } from '../events/burn-event.ts'
 import { getPortraitTotals } from '../store/portraits.ts'
 
-/** The payment was refused: the claim is released and nothing was consumed. */
+/** The payment was refused: the claim is released and nothing was consumed (the answer an operation gives for a `refused` outcome). */
 export class PaymentRefusedError extends AppError {
   constructor(reason: string) {
     super('PAYMENT_REQUIRED', `The payment did not settle: ${reason}. Your burns were not consumed; submit again with a valid payment.`, {
@@ -24,7 +24,7 @@ export class PaymentRefusedError extends AppError {
  * step's result is committed before the next step starts; settlement is the pivot: before
  * it a refusal releases the claim, after it the only way is forward.
  */
-export async function advanceSubmission(deps: PipelineDeps, start: Submission): Promise<Submission> {
+export async function advanceSubmission(deps: PipelineDeps, start: Submission): Promise<{ kind: 'minted'; submission: Submission } | { kind: 'refused'; reason: string }> {
   let submission = start
   try {
     while (submission.status !== 'minted') {
@@ -35,7 +35,8 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
           if (outcome.kind === 'refused') {
             await releaseSubmission(deps.db, submission.id)
             deps.log.info({ submission: submission.id, reason: outcome.reason }, 'payment refused; claim released')
-            throw new PaymentRefusedError(outcome.reason)
+            // An expected outcome, returned as a value: the caller decides what the user sees.
+            return { kind: 'refused', reason: outcome.reason }
           }
           if (outcome.kind === 'pending') {
             throw new AppError('UPSTREAM_FAILED', 'The payment has not settled yet.', { retryable: true })
@@ -97,7 +98,7 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
         }
       }
     }
-    return submission
+    return { kind: 'minted', submission }
   } finally {
     deps.early.delete(start.burnTxHash)
   }
@@ -108,12 +109,17 @@ export function backoffMs(attempts: number, retry: PipelineDeps['retry']): numbe
   return exponential / 2 + Math.random() * (exponential / 2)
 }
 
-export type RunResult = { outcome: 'minted'; submission: Submission } | { outcome: 'retrying'; error: unknown }
+export type RunResult =
+  | { outcome: 'minted'; submission: Submission }
+  | { outcome: 'refused'; reason: string }
+  | { outcome: 'retrying'; error: unknown; retryable: boolean }
 
 /**
- * One run of the saga for a leased submission. A refused payment propagates (the caller
- * answers 402); any other failure is scheduled for a retry with backoff: after settlement
- * nothing is ever dropped.
+ * One run of the saga for a leased submission. A refused payment is an outcome (the claim is
+ * released; the caller answers 402). Any failure is scheduled for a retry with backoff: after
+ * settlement nothing is ever dropped. The error's `retryable` says whether the retry is
+ * expected to help (an RPC or provider hiccup) or the failure needs an operator (a bug, a
+ * permanent refusal): the latter is logged as an error, and the submission stays scheduled.
  */
 export async function runSubmission(deps: PipelineDeps, submission: Submission, owner: string): Promise<RunResult> {
   // Keep the lease while working, so only a dead holder's submissions are taken over.
@@ -121,17 +127,20 @@ export async function runSubmission(deps: PipelineDeps, submission: Submission, 
     renewLease(deps.db, submission.id, owner, deps.leaseMs).catch((error) => deps.log.warn({ err: error }, 'could not renew a lease'))
   }, Math.max(250, deps.leaseMs / 3))
   try {
-    const minted = await advanceSubmission(deps, submission)
+    const result = await advanceSubmission(deps, submission)
+    if (result.kind === 'refused') return { outcome: 'refused', reason: result.reason }
     await releaseLease(deps.db, submission.id, owner)
-    return { outcome: 'minted', submission: minted }
+    return { outcome: 'minted', submission: result.submission }
   } catch (error) {
-    if (error instanceof PaymentRefusedError) throw error
     const latest = (await getSubmission(deps.db, submission.id)) ?? submission
     const delay = backoffMs(latest.attempts, deps.retry)
     const message = isAppError(error) ? `${error.code}: ${error.message}` : 'internal error'
-    deps.log.warn({ err: error, submission: submission.id, status: latest.status, retryInMs: Math.round(delay) }, 'step failed; will retry')
+    const retryable = isAppError(error) && error.retryable === true
+    const fields = { err: error, submission: submission.id, status: latest.status, retryInMs: Math.round(delay), retryable }
+    if (retryable) deps.log.warn(fields, 'step failed; will retry')
+    else deps.log.error(fields, 'step failed with an error a retry is not expected to fix; kept scheduled, needs attention')
     await scheduleRetry(deps.db, submission.id, message, delay)
-    return { outcome: 'retrying', error }
+    return { outcome: 'retrying', error, retryable }
   } finally {
     clearInterval(heartbeat)
   }

@@ -168,6 +168,7 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
 
   const result = await runSubmission(pipeline.deps, claim.submission, pipeline.owner)
   if (result.outcome === 'minted') return result.submission
+  if (result.outcome === 'refused') throw new PaymentRefusedError(result.reason)
   return waitUntilMinted(ctx, claim.submission)
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { PipelineDeps } from './deps.ts'
 import { takeDueSubmission } from '../store/submissions.ts'
-import { runSubmission, PaymentRefusedError } from './saga.ts'
+import { runSubmission } from './saga.ts'
 
 export type Worker = {
   start(): void
@@ -25,11 +25,8 @@ export function createWorker(deps: PipelineDeps, options: { pollMs: number; leas
   async function runOnce(): Promise<boolean> {
     const submission = await takeDueSubmission(deps.db, owner, options.leaseMs)
     if (!submission) return false
-    try {
-      await runSubmission(deps, submission, owner)
-    } catch (error) {
-      if (!(error instanceof PaymentRefusedError)) throw error
-    }
+    // Every outcome is recorded by the saga (minted, released on a refusal, or scheduled).
+    await runSubmission(deps, submission, owner)
     return true
   }
 

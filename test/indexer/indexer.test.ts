@@ -111,7 +111,7 @@ test('survives a reorg: rolled-back transfers disappear, the new branch is index
 })
 
 test('instances sharing a database take turns: one lease holder at a time, taken over when it lapses', async () => {
-  const { acquireLease } = await import('../../src/indexer/lease.ts')
+  const { acquireLease } = await import('../../src/store/indexer-leases.ts')
   assert.equal(await acquireLease(db, 'test-lease', 'a', 60_000), true)
   assert.equal(await acquireLease(db, 'test-lease', 'b', 60_000), false, 'b waits while a holds it')
   assert.equal(await acquireLease(db, 'test-lease', 'a', 60_000), true, 'a renews')

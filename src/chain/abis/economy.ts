@@ -8,6 +8,9 @@ export const relayerAbi = parseAbi([
   'event GaslessBurn(address indexed burner, uint256 nonce, uint256 burnAmount)',
 ])
 
+/** The EIP-712 domain a BurnRequest is signed in: the relayer contract on this chain. */
+export const burnRequestDomain = (relayer: `0x${string}`, chainId: number) => ({ name: 'MegaChadRelayer', version: '1', chainId, verifyingContract: relayer })
+
 export const burnRequestTypes = {
   BurnRequest: [
     { name: 'burner', type: 'address' },
@@ -23,4 +26,5 @@ export const referralAbi = parseAbi([
   'function isAgent(address agent) view returns (bool)',
   'function getAgentStats(address agent) view returns (uint256 count, uint256 earnings, bool registered)',
   'function referralBps() view returns (uint256)',
+  'event ReferralBurn(address indexed burner, address indexed referrer, uint256 burnedAmount, uint256 trenAmount, uint256 referralReward)',
 ])

@@ -1,4 +1,4 @@
-import { parseAbi } from 'viem'
+import { getAbiItem, parseAbi } from 'viem'
 
 /** The EIP-3009 surface of the USDm forwarder (the x402 `asset`). */
 export const eip3009Abi = parseAbi([
@@ -11,6 +11,9 @@ export const eip3009Abi = parseAbi([
   'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
   'event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)',
 ])
+
+export const authorizationUsedEvent = getAbiItem({ abi: eip3009Abi, name: 'AuthorizationUsed' })
+export const authorizationCanceledEvent = getAbiItem({ abi: eip3009Abi, name: 'AuthorizationCanceled' })
 
 export const transferWithAuthorizationTypes = {
   TransferWithAuthorization: [

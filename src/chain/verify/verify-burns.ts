@@ -1,10 +1,7 @@
-import { decodeEventLog, isAddressEqual, parseAbi, type Log } from 'viem'
+import { decodeEventLog, isAddressEqual, type Log } from 'viem'
 import { BURN_ADDRESS, BURN_HALF_WEI } from '../constants.ts'
-
-const transferAbi = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)'])
-const referralBurnAbi = parseAbi([
-  'event ReferralBurn(address indexed burner, address indexed referrer, uint256 burnedAmount, uint256 trenAmount, uint256 referralReward)',
-])
+import { tokenTransferAbi as transferAbi } from '../abis/token.ts'
+import { referralAbi as referralBurnAbi } from '../abis/economy.ts'
 
 /** What verification needs of a receipt: status, block and logs. */
 export type BurnReceipt = {

@@ -1,13 +1,11 @@
 import { z } from 'zod'
-import { parseAbi } from 'viem'
 import { defineOperation } from '../define.ts'
 import { AppError } from '../../errors/app-error.ts'
 import { getPortrait } from '../../store/portraits.ts'
 import { findSubmissionByTxHash } from '../../store/submissions.ts'
 import { buildMetadata } from '../../pipeline/build-metadata.ts'
 import { rpcFailed } from '../../chain/upstream-error.ts'
-
-const nftAbi = parseAbi(['function ownerOf(uint256) view returns (address)', 'function tokenURI(uint256) view returns (string)'])
+import { portraitNftAbi as nftAbi } from '../../chain/abis/portrait-nft.ts'
 
 const metadataSchema = z.object({
   name: z.string(),

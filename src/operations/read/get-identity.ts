@@ -7,6 +7,7 @@ import { namesAbi } from '../../chain/abis/registries.ts'
 import { decodeProfiles, profileCalls } from '../../chain/reads/read-profiles.ts'
 import { rpcFailed } from '../../chain/upstream-error.ts'
 import { listPortraitsOf } from '../../store/portraits.ts'
+import { listTokenIdsOwnedBy } from '../../store/nft-transfers.ts'
 
 /** Tiers by portraits burned for, as the reference names them. */
 export function tierFor(burns: number): { level: number; name: string; nextAt: number | null } {
@@ -83,14 +84,14 @@ export const getIdentity = defineOperation({
           throw rpcFailed('reading balances and profile', cause)
         }),
       listPortraitsOf(ctx.db, address),
-      ctx.db.query<{ token_id: string }>('SELECT token_id FROM nft_owners WHERE lower(owner) = lower($1) ORDER BY token_id', [address]),
+      listTokenIdsOwnedBy(ctx.db, address),
     ])
     const [eth, coin] = reads
     if (eth?.status !== 'success' || coin?.status !== 'success') throw rpcFailed('reading balances', eth?.error ?? coin?.error)
     const balances = [eth.result as bigint, coin.result as bigint] as const
     const profiles = decodeProfiles(ctx.chain, [address], reads.slice(2))
     const profile = profiles.get(address.toLowerCase())
-    const tokenIds = owned.rows.map((r) => String(r.token_id))
+    const tokenIds = owned
     return {
       address,
       name: profile?.name ?? null,

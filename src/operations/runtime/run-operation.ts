@@ -1,5 +1,5 @@
 import type { Context } from '../../context.ts'
-import type { AnyOperation, RequestMeta, Responded } from '../define.ts'
+import { portsOf, type AnyOperation, type RequestMeta, type Responded } from '../define.ts'
 import { etagOf, type CachedResponse } from '../../cache/response-cache.ts'
 import { AppError } from '../../errors/app-error.ts'
 import { catchUp } from '../../cache/catch-up.ts'
@@ -18,7 +18,7 @@ export async function runOperation(
   input: unknown,
   meta: RequestMeta,
 ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
-  const result = await op.handler(ctx, input, meta)
+  const result = await op.handler(portsOf(op, ctx), input, meta)
   if (op.invalidates && (!isResponded(result) || result.status < 400)) {
     // Read-your-writes: whatever a write changed is applied here (and published to the other
     // instances) before its answer leaves, so every read served after it shows the effect.

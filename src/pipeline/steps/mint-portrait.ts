@@ -1,13 +1,10 @@
-import { decodeEventLog, encodeFunctionData, isAddressEqual, parseAbi } from 'viem'
+import { decodeEventLog, isAddressEqual } from 'viem'
+import { portraitNftAbi as nftAbi } from '../../chain/abis/portrait-nft.ts'
+import { buildMintPortrait } from '../../chain/builders/build-mint-portrait.ts'
 import type { PipelineDeps } from '../deps.ts'
 import type { Submission } from '../../store/submissions.ts'
 import { AppError } from '../../errors/app-error.ts'
 import { isTxDropped } from '../../chain/sender/tx-sender.ts'
-
-const nftAbi = parseAbi([
-  'function mint(address to, string uri) returns (uint256)',
-  'event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)',
-])
 
 const mintKey = (id: string, attempt: number) => (attempt === 1 ? `mint:${id}` : `mint:${id}#${attempt}`)
 
@@ -17,7 +14,7 @@ const mintKey = (id: string, attempt: number) => (attempt === 1 ? `mint:${id}` :
  */
 export async function mintPortrait(deps: PipelineDeps, submission: Submission): Promise<{ tokenId: bigint; mintTxHash: `0x${string}`; blockNumber: bigint }> {
   const nft = deps.chain.contracts.nft
-  const data = encodeFunctionData({ abi: nftAbi, functionName: 'mint', args: [submission.burner, `ipfs://${submission.metadataCid}`] })
+  const data = buildMintPortrait({ to: submission.burner, metadataCid: submission.metadataCid! })
   // A reverted mint is final for its transaction; the next attempt is a new transaction. So is
   // a dropped one (another transaction of the minter key used its nonce; the sender decides
   // that only once the nonce is used on chain and no version of it has a receipt): it never

@@ -1,7 +1,8 @@
-import { isAddressEqual, parseAbiItem, parseEventLogs } from 'viem'
+import { isAddressEqual, parseEventLogs } from 'viem'
+import { tokenTransferEvent as transfer } from '../../chain/abis/token.ts'
 import type { PipelineDeps } from '../deps.ts'
 import { markSettleAttempted, type Submission } from '../../store/submissions.ts'
-import { eip3009Abi } from '../../chain/abis/eip3009.ts'
+import { authorizationCanceledEvent as authorizationCanceled, authorizationUsedEvent as authorizationUsed, eip3009Abi } from '../../chain/abis/eip3009.ts'
 import { rpcFailed } from '../../chain/upstream-error.ts'
 import type { CompletePaymentPayload } from '../../x402/payload.ts'
 import type { PaymentRequirements } from '../../x402/requirements.ts'
@@ -12,9 +13,6 @@ export type SettleOutcome =
   /** Not settled yet, but the authorization may still settle: look again later. */
   | { kind: 'pending' }
 
-const authorizationUsed = parseAbiItem('event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)')
-const authorizationCanceled = parseAbiItem('event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)')
-const transfer = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
 
 /**
  * What the chain says about the authorization: the only source of truth once a settle call

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { isAddressEqual, recoverTypedDataAddress } from 'viem'
-import { AppError } from '../../errors/app-error.ts'
-import { CHAIN_ID } from '../../chain/constants.ts'
+import { AppError } from '../errors/app-error.ts'
+import { CHAIN_ID } from '../chain/constants.ts'
 
 /**
  * Writes on behalf of a wallet (early access, referral-agent registration) carry the wallet's

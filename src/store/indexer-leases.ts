@@ -1,4 +1,4 @@
-import type { Queryable } from '../store/db.ts'
+import type { Queryable } from './db.ts'
 
 /**
  * Takes or renews the named lease for `owner` for `ms` milliseconds. True when `owner` holds
