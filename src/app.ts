@@ -30,6 +30,7 @@ import type { PipelineDeps, FaultPoint } from './pipeline/deps.ts'
 import { createWorker } from './pipeline/worker.ts'
 import { createIndexer } from './indexer/indexer.ts'
 import type { ImageGenerator } from './adapters/image/port.ts'
+import { parseRoles } from './config/roles.ts'
 
 /** How long a burner's profile (name, profile, reputation) is kept without an event renewing it. */
 const PROFILE_TTL_MS = 30_000
@@ -172,7 +173,10 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     baseUrl: () => baseUrl,
     chat: chatAgent,
   }
-  const http = createHttpServer(ctx, ctx.operations)
+  const roles = parseRoles(config.ROLE)
+  // A process without the api role mounts no operation: a load balancer that reaches it by
+  // mistake gets 404s, while what the server mounts outside the registry stays reachable.
+  const http = createHttpServer(ctx, roles.api ? ctx.operations : [])
 
   return {
     ctx,
@@ -189,8 +193,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       )
       // Each sender then owns its transactions until they are final (receipt, replacement).
       for (const sender of [minter, facilitatorSender, relayer]) sender.start()
-      worker.start()
-      indexer.start()
+      if (roles.worker) worker.start()
+      if (roles.indexer) indexer.start()
       // Answers say the block they are exact as of: start from what the database holds.
       await catchUp(db, fresh, 0n, 0).catch((error) => log.warn({ err: error }, 'could not read the indexed block yet'))
       return baseUrl
