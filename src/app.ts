@@ -48,6 +48,8 @@ export type CreateAppOptions = {
   operations?: AnyOperation[]
   /** Replaces the configured image generator (tests of failure handling). */
   images?: ImageGenerator
+  /** Replaces the configured IPFS pinner (tests against a local server speaking a provider's API). */
+  ipfs?: IpfsPinner
 }
 
 function imageConfig(config: Config): Parameters<typeof createImageGenerator>[0] {
@@ -119,7 +121,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     ? createHttpFacilitator({ url: config.FACILITATOR_URL, apiKey: config.FACILITATOR_API_KEY })
     : createBuiltinFacilitator({ chain, sender: facilitatorSender })
   const images = options.images ?? createImageGenerator(imageConfig(config))
-  const ipfs = createIpfs(config, () => baseUrl)
+  const ipfs = options.ipfs ?? createIpfs(config, () => baseUrl)
   const bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL, config.REDIS_PREFIX) : createMemoryBus()
   const fresh = createFreshness(bus, log)
   const deps: PipelineDeps = {
