@@ -52,7 +52,7 @@ export async function switchableHttp(handler: (req: http.IncomingMessage, body: 
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
-    await handler(req, Buffer.concat(chunks), res, self).catch((e) => { if (process.env.DEBUG_SWITCH) console.error("handler failed", e); res.destroy() })
+    await handler(req, Buffer.concat(chunks), res, self).catch(() => res.destroy())
   })
   self = switchable(server)
   await self.start()
