@@ -5,6 +5,7 @@ import { benchReadSide } from './read-side.ts'
 import { benchStream } from './stream.ts'
 import { benchGasless } from './gasless.ts'
 import { benchImageBomb } from './image-bomb.ts'
+import { benchSoak } from './soak.ts'
 
 const benches: Record<string, () => Promise<string>> = {
   'http-reads': () => benchHttpReads(Number(process.env.BENCH_SECONDS ?? 8)),
@@ -14,9 +15,11 @@ const benches: Record<string, () => Promise<string>> = {
   gasless: () => benchGasless(),
   stream: () => benchStream(Number(process.env.BENCH_CLIENTS ?? 5000)),
   'image-bomb': () => benchImageBomb(),
+  // Not in the default run (10 minutes): npm run bench -- soak (SOAK_SECONDS to shorten it).
+  soak: () => benchSoak(),
 }
 
-const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches)
+const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches).filter((name) => name !== 'soak')
 for (const name of names) {
   const bench = benches[name]
   if (!bench) throw new Error(`unknown benchmark ${name}; known: ${Object.keys(benches).join(', ')}`)

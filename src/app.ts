@@ -31,6 +31,7 @@ import type { PipelineDeps, FaultPoint } from './pipeline/deps.ts'
 import { createWorker } from './pipeline/worker.ts'
 import { createIndexer } from './indexer/indexer.ts'
 import type { ImageGenerator } from './adapters/image/port.ts'
+import { parseRoles } from './config/roles.ts'
 
 /** How long a burner's profile (name, profile, reputation) is kept without an event renewing it. */
 const PROFILE_TTL_MS = 30_000
@@ -48,6 +49,8 @@ export type CreateAppOptions = {
   operations?: AnyOperation[]
   /** Replaces the configured image generator (tests of failure handling). */
   images?: ImageGenerator
+  /** Replaces the configured IPFS pinner (tests against a local server speaking a provider's API). */
+  ipfs?: IpfsPinner
 }
 
 function imageConfig(config: Config): Parameters<typeof createImageGenerator>[0] {
@@ -119,7 +122,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     ? createHttpFacilitator({ url: config.FACILITATOR_URL, apiKey: config.FACILITATOR_API_KEY })
     : createBuiltinFacilitator({ chain, sender: facilitatorSender })
   const images = options.images ?? createImageGenerator(imageConfig(config))
-  const ipfs = createIpfs(config, () => baseUrl)
+  const ipfs = options.ipfs ?? createIpfs(config, () => baseUrl)
   const bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL, config.REDIS_PREFIX) : createMemoryBus()
   const fresh = createFreshness(bus, log)
   const deps: PipelineDeps = {
@@ -173,8 +176,11 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     baseUrl: () => baseUrl,
     chat: chatAgent,
   }
+  const roles = parseRoles(config.ROLE)
   // The web page for people (/, /early) reads the same public API; it is no operation.
-  const http = createHttpServer(ctx, ctx.operations, { mounts: [mountWeb({ log })] })
+  // A process without the api role mounts no operation: a load balancer that reaches it by
+  // mistake gets 404s, while what the server mounts outside the registry stays reachable.
+  const http = createHttpServer(ctx, roles.api ? ctx.operations : [], { mounts: roles.api ? [mountWeb({ log })] : [] })
 
   return {
     ctx,
@@ -191,8 +197,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       )
       // Each sender then owns its transactions until they are final (receipt, replacement).
       for (const sender of [minter, facilitatorSender, relayer]) sender.start()
-      worker.start()
-      indexer.start()
+      if (roles.worker) worker.start()
+      if (roles.indexer) indexer.start()
       // Answers say the block they are exact as of: start from what the database holds.
       await catchUp(db, fresh, 0n, 0).catch((error) => log.warn({ err: error }, 'could not read the indexed block yet'))
       return baseUrl

@@ -199,6 +199,7 @@ async function main() {
       mcp: `${url}/api/mcp`,
       // From the start of this process (module loading included), not from main().
       readyMs: Math.round(process.uptime() * 1000),
+      role: config.ROLE,
       ...(devnet ? { devnet: { started: devnet.started, log: devnet.log } } : {}),
     },
     `service ready at ${url} (chain ${app.ctx.chain.info.chainId} at ${app.ctx.chain.info.rpc}); ` +

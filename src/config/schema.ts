@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { secret } from './secret.ts'
+import { ROLE_PATTERN } from './roles.ts'
 
 const port = z.coerce.number().int().min(0).max(65535)
 const url = z.url({ protocol: /^(https?|wss?|postgres(ql)?|rediss?)$/ })
@@ -36,6 +37,12 @@ export const envSchema = z.object({
     .default('info')
     .describe('Log level.'),
   DATA_DIR: z.string().default('./data').describe('Directory of the embedded database and IPFS store.'),
+
+  ROLE: z
+    .string()
+    .regex(ROLE_PATTERN, 'expected all, or a comma-separated set of api, worker, indexer')
+    .default('all')
+    .describe('What this process runs: all, or a comma-separated set of api (HTTP API and MCP), worker (owed submissions), indexer (follows the chain). See Production layout.'),
 
   RPC_URL: url
     .optional()

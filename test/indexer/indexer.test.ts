@@ -5,7 +5,9 @@ import { mnemonicToAccount } from 'viem/accounts'
 import { pino } from 'pino'
 import { startTestDevnet } from '../support/devnet.ts'
 import { MNEMONIC } from '../support/agent.ts'
-import { openDb, type Db } from '../../src/store/db.ts'
+import type { Db } from '../../src/store/db.ts'
+import { testBackend } from '../support/postgres.ts'
+import { TEST_DATABASE_URL } from '../support/env.ts'
 import { createChain, createViemChain } from '../../src/chain/clients.ts'
 import { createIndexer } from '../../src/indexer/indexer.ts'
 import { createMemoryBus } from '../../src/adapters/bus/memory.ts'
@@ -18,13 +20,16 @@ const E18 = 10n ** 18n
 const DEAD = '0x000000000000000000000000000000000000dEaD'
 let devnet: Awaited<ReturnType<typeof startTestDevnet>>
 let db: Db
+let backend: Awaited<ReturnType<typeof testBackend>>
 
 before(async () => {
   devnet = await startTestDevnet()
-  db = await openDb({})
+  backend = await testBackend()
+  db = await backend.openDb()
 })
 after(async () => {
   await db?.close()
+  await backend?.drop()
   await devnet?.close()
 })
 
@@ -110,14 +115,35 @@ test('survives a reorg: rolled-back transfers disappear, the new branch is index
   assert.ok(!values.includes(7n) && !values.includes(8n))
 })
 
-test('instances sharing a database take turns: one lease holder at a time, taken over when it lapses', async () => {
+test('instances sharing a database take turns: one lease holder at a time, taken over when it lapses (two connections to PostgreSQL)', { skip: TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set' }, async () => {
+  const { acquireLease } = await import('../../src/store/indexer-leases.ts')
+  // Two instances are two connection pools on one database, never one connection shared.
+  const shared = await testBackend('postgres')
+  const [one, two] = [await shared.openDb(), await shared.openDb()]
+  try {
+    assert.equal(await acquireLease(one, 'test-lease', 'a', 60_000), true)
+    assert.equal(await acquireLease(two, 'test-lease', 'b', 60_000), false, 'b waits while a holds it')
+    assert.equal(await acquireLease(one, 'test-lease', 'a', 60_000), true, 'a renews')
+    assert.equal(await acquireLease(one, 'test-lease-2', 'c', 1), true)
+    await new Promise((r) => setTimeout(r, 20))
+    assert.equal(await acquireLease(two, 'test-lease-2', 'd', 60_000), true, 'an expired lease is taken over')
+    // Both race for a free lease, many times over: exactly one wins each round.
+    for (let round = 0; round < 20; round++) {
+      const name = `race-${round}`
+      const won = await Promise.all([acquireLease(one, name, 'x', 60_000), acquireLease(two, name, 'y', 60_000), acquireLease(one, name, 'z', 60_000), acquireLease(two, name, 'w', 60_000)])
+      assert.equal(won.filter(Boolean).length, 1, `round ${round}: ${won}`)
+    }
+  } finally {
+    await one.close()
+    await two.close()
+    await shared.drop()
+  }
+})
+
+test('one instance takes its turn on the embedded database too', async () => {
   const { acquireLease } = await import('../../src/store/indexer-leases.ts')
   assert.equal(await acquireLease(db, 'test-lease', 'a', 60_000), true)
   assert.equal(await acquireLease(db, 'test-lease', 'b', 60_000), false, 'b waits while a holds it')
-  assert.equal(await acquireLease(db, 'test-lease', 'a', 60_000), true, 'a renews')
-  assert.equal(await acquireLease(db, 'test-lease-2', 'c', 1), true)
-  await new Promise((r) => setTimeout(r, 20))
-  assert.equal(await acquireLease(db, 'test-lease-2', 'd', 60_000), true, 'an expired lease is taken over')
 })
 
 test('an RPC that refuses large log ranges is read in halves until it answers', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { loadConfig } from '../../src/config/load.ts'
 import { createApp, type App } from '../../src/app.ts'
-import { createTestDatabase } from './postgres.ts'
+import { testBackend } from './postgres.ts'
 
 export type TestApp = App & { url: string; stop(): Promise<void> }
 
@@ -18,14 +18,14 @@ export async function startTestApp(options: {
   images?: import('../../src/adapters/image/port.ts').ImageGenerator
 }): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-test-'))
-  const pgDb = options.database === 'postgres' ? await createTestDatabase() : undefined
+  const backend = await testBackend(options.database)
   const config = loadConfig({
     HOST: '127.0.0.1',
     PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATA_DIR: dataDir,
     RPC_URL: options.rpcUrl,
-    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+    ...backend.env,
     ...options.env,
   })
   const app = await createApp(config, { images: options.images })
@@ -35,7 +35,7 @@ export async function startTestApp(options: {
     url,
     async stop() {
       await app.close()
-      await pgDb?.drop()
+      await backend.drop()
       await rm(dataDir, { recursive: true, force: true })
     },
   }

@@ -25,3 +25,18 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
     },
   }
 }
+
+/**
+ * The store and bus a test runs on, chosen by TEST_BACKEND (the `.ci/run` matrix): PGlite and
+ * the in-process bus (default), or with TEST_BACKEND=postgres a fresh PostgreSQL database and
+ * Redis under a prefix of its own. `env` configures an app; `openDb` opens a connection pool
+ * (each call a new one, on the same database when it is PostgreSQL).
+ */
+export async function testBackend(database: 'pglite' | 'postgres' = process.env.TEST_BACKEND === 'postgres' ? 'postgres' : 'pglite') {
+  const { openDb } = await import('../../src/store/db.ts')
+  if (database === 'pglite') return { database, env: {} as Record<string, string>, openDb: () => openDb({}), drop: async () => {} }
+  const pg = await createTestDatabase()
+  const redis = process.env.TEST_REDIS_URL
+  const env: Record<string, string> = { DATABASE_URL: pg.url, ...(redis ? { REDIS_URL: redis, REDIS_PREFIX: `t-${randomBytes(4).toString('hex')}` } : {}) }
+  return { database, env, openDb: () => openDb({ url: pg.url }), drop: pg.drop }
+}

@@ -1,0 +1,101 @@
+/**
+ * Soak: mixed traffic against two service processes on PostgreSQL + Redis sharing one devnet:
+ * reads (price, stats, gallery) at a steady rate, 2 looksmaxx per second (`/api/generate`
+ * with real burns and signatures) and 1,000 stream clients, for SOAK_SECONDS (600 by default,
+ * at most 3,600). Prints memory (RSS of each process), read latency and error counts for the
+ * first and the last minute (or fifth of the run).
+ * Needs BENCH_DATABASE_URL (a PostgreSQL server; a database is created and dropped) and
+ * BENCH_REDIS_URL. Everything binds 127.0.0.1.
+ */
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import pg from 'pg'
+import { startDevnet } from '../src/devnet/start-devnet.ts'
+import { startService } from '../test/scale/processes.ts'
+import { createAgent, portraitBase64, type Agent } from '../test/support/agent.ts'
+
+type Window = { reads: number[]; readErrors: number; posts: number; postErrors: number; rss: number[] }
+const newWindow = (): Window => ({ reads: [], readErrors: 0, posts: 0, postErrors: 0, rss: [] })
+const pct = (values: number[], p: number) => (values.length ? [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]! : 0)
+const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
+
+export async function benchSoak(seconds = Math.min(3600, Number(process.env.SOAK_SECONDS ?? 600)), clients = Number(process.env.SOAK_CLIENTS ?? 1000)): Promise<string> {
+  const admin = process.env.BENCH_DATABASE_URL
+  const redis = process.env.BENCH_REDIS_URL
+  if (!admin || !redis) throw new Error('soak needs BENCH_DATABASE_URL and BENCH_REDIS_URL')
+  const name = `soak_${randomBytes(4).toString('hex')}`
+  const client = new pg.Client({ connectionString: admin })
+  await client.connect()
+  await client.query(`CREATE DATABASE ${name}`)
+  const dbUrl = new URL(admin)
+  dbUrl.pathname = `/${name}`
+  const devnet = await startDevnet({ host: '127.0.0.1', port: 0 })
+  const env = { RPC_URL: devnet.url, DATABASE_URL: dbUrl.toString(), REDIS_URL: redis, REDIS_PREFIX: name, DATA_DIR: `/tmp/${name}`, LOG_LEVEL: 'error', SSE_LIFETIME_MS: String(seconds * 1000 + 60_000) }
+  const services = [await startService(env), await startService(env)]
+  const streams: AbortController[] = []
+  try {
+    // Stream clients, half on each process, kept open for the whole run.
+    let streamErrors = 0
+    for (let i = 0; i < clients; i++) {
+      const controller = new AbortController()
+      streams.push(controller)
+      fetch(`${services[i % 2]!.url}/api/events`, { signal: controller.signal })
+        .then(async (r) => { for await (const _ of r.body as unknown as AsyncIterable<Uint8Array>) void _ })
+        .catch((error) => { if (!controller.signal.aborted) streamErrors++; void error })
+    }
+    const image = await portraitBase64()
+    // Agents 4-9 burn in turn; the demo holder has tokens, the others buy as they go.
+    const agents: Agent[] = await Promise.all([4, 5, 6, 7, 8, 9].map((i) => createAgent(services[0]!.url, devnet.url, i)))
+    const windows = { first: newWindow(), last: newWindow() }
+    const started = Date.now()
+    const span = Math.min(60_000, (seconds * 1000) / 5)
+    const windowAt = () => (Date.now() - started < span ? windows.first : Date.now() > started + seconds * 1000 - span ? windows.last : undefined)
+    const until = started + seconds * 1000
+    const readLoop = async (k: number) => {
+      const paths = ['/api/price', '/api/stats', '/api/gallery']
+      while (Date.now() < until) {
+        const t = performance.now()
+        const ok = await fetch(`${services[k % 2]!.url}${paths[k++ % 3]}`).then((r) => r.arrayBuffer().then(() => r.ok), () => false)
+        const w = windowAt()
+        if (w) { w.reads.push(performance.now() - t); if (!ok) w.readErrors++ }
+        await new Promise((r) => setTimeout(r, 20))
+      }
+    }
+    const postLoop = async (agent: Agent, k: number) => {
+      while (Date.now() < until) {
+        const next = Date.now() + agents.length * 500
+        try {
+          if ((await agent.coinBalance()) < 225_000n * 10n ** 18n) await agent.buyTokens('1')
+          const burns = await agent.burn()
+          const body = { ...burns, burnerAddress: agent.address, image, ...(await agent.signRedeem({ ...burns, image })) }
+          const r = await fetch(`${services[k++ % 2]!.url}/api/generate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+          const w = windowAt()
+          if (w) { w.posts++; if (r.status !== 200) w.postErrors++ }
+        } catch {
+          const w = windowAt()
+          if (w) { w.posts++; w.postErrors++ }
+        }
+        await new Promise((r) => setTimeout(r, Math.max(0, next - Date.now())))
+      }
+    }
+    const sampler = setInterval(() => { const w = windowAt(); if (w) w.rss.push(...services.map((s) => rssOf(s.child.pid!))) }, 5_000)
+    await Promise.all([...Array.from({ length: 8 }, (_, k) => readLoop(k)), ...agents.map((a, k) => postLoop(a, k))])
+    clearInterval(sampler)
+    const row = (label: string, w: Window) =>
+      `| ${label} | ${Math.round(Math.max(0, ...w.rss))} | ${w.reads.length} | ${pct(w.reads, 0.5).toFixed(1)} | ${pct(w.reads, 0.99).toFixed(1)} | ${w.readErrors} | ${w.posts} | ${w.postErrors} |`
+    return [
+      `${seconds} s, 2 processes (PostgreSQL + Redis), ${clients} stream clients (${streamErrors} dropped), 8 read loops, ${agents.length} agents posting (about 2 per second)`,
+      '',
+      '| window | max RSS per process MB | reads | read p50 ms | read p99 ms | read errors | looksmaxx | looksmaxx errors |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- |',
+      row(`first ${span / 1000} s`, windows.first),
+      row(`last ${span / 1000} s`, windows.last),
+    ].join('\n')
+  } finally {
+    for (const s of streams) s.abort()
+    await Promise.all(services.map((s) => s.stop()))
+    await devnet.close()
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await client.end()
+  }
+}

@@ -1,0 +1,276 @@
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import sharp from 'sharp'
+import { startTestDevnet } from '../support/devnet.ts'
+import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
+import { createAgent, portraitBase64, MNEMONIC, type Agent } from '../support/agent.ts'
+import { testBackend } from '../support/postgres.ts'
+import { openStream } from '../support/sse.ts'
+import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/env.ts'
+import { mnemonicToAccount } from 'viem/accounts'
+import { loadConfig } from '../../src/config/load.ts'
+import { createApp, type App } from '../../src/app.ts'
+import { serveFacilitatorHttp } from '../../src/adapters/facilitator/serve-http.ts'
+import { createBuiltinFacilitator } from '../../src/adapters/facilitator/builtin.ts'
+import { createTxSender } from '../../src/chain/sender/tx-sender.ts'
+import { createImageGenerator } from '../../src/adapters/image/index.ts'
+import { createPinataPinner } from '../../src/adapters/ipfs/pinata.ts'
+import { computeCid } from '../../src/adapters/ipfs/cid.ts'
+import { switchableHttp, switchableTcp } from './switchable.ts'
+
+/**
+ * Each upstream of a looksmaxx taken away in the middle of one (its server stops listening and
+ * cuts its connections), then brought back: the answer is a documented status, nothing the
+ * user paid for is lost or charged twice, and the submission completes once it returns.
+ * The service runs as production does: PostgreSQL, Redis, an external RPC, an x402 HTTP
+ * facilitator, Replicate and Pinata, each a local server speaking its API.
+ */
+const skip = !TEST_DATABASE_URL || !TEST_REDIS_URL ? 'TEST_DATABASE_URL and TEST_REDIS_URL are needed' : false
+const E18 = 10n ** 18n
+const API_KEY = 'fault-facilitator-key'
+const WAIT_SECONDS = 5
+
+let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+let backend: Awaited<ReturnType<typeof testBackend>>
+let facilitatorApp: TestApp
+let served: Awaited<ReturnType<typeof serveFacilitatorHttp>>
+let app: App
+let url: string
+let dataDir: string
+let image: string
+let requirements: any
+const up = {} as {
+  rpc: Awaited<ReturnType<typeof switchableHttp>>
+  facilitator: Awaited<ReturnType<typeof switchableHttp>>
+  replicate: Awaited<ReturnType<typeof switchableHttp>>
+  pinata: Awaited<ReturnType<typeof switchableHttp>>
+  redis: Awaited<ReturnType<typeof switchableTcp>>
+}
+/** One-shot actions run when an upstream receives the named request: the fault of a test. */
+const traps: Partial<Record<'predict' | 'pin' | 'settle', () => Promise<void>>> = {}
+/** Payers of every /settle the facilitator answered (forwarded to the real one). */
+const settled: string[] = []
+
+async function spring(name: keyof typeof traps) {
+  const trap = traps[name]
+  delete traps[name]
+  await trap?.()
+}
+
+before(async () => {
+  if (skip) return
+  devnet = await startTestDevnet()
+  image = await portraitBase64()
+  up.rpc = await switchableHttp(async (_req, body, res) => {
+    const answer = await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(Buffer.from(await answer.arrayBuffer()))
+  })
+  // The facilitator is a service of its own (the built-in one over the x402 HTTP API).
+  facilitatorApp = await startTestApp({ rpcUrl: devnet.url, database: 'pglite' })
+  const sender = createTxSender({ db: facilitatorApp.ctx.db, chain: facilitatorApp.ctx.chain, account: mnemonicToAccount(MNEMONIC, { addressIndex: 2 }), log: facilitatorApp.ctx.log })
+  served = await serveFacilitatorHttp(createBuiltinFacilitator({ chain: facilitatorApp.ctx.chain, sender }), { apiKey: API_KEY })
+  up.facilitator = await switchableHttp(async (req, body, res) => {
+    const answer = await fetch(`${served.url}${req.url}`, { method: req.method, headers: { 'content-type': 'application/json', authorization: String(req.headers.authorization) }, body })
+    const bytes = Buffer.from(await answer.arrayBuffer())
+    if (req.url?.endsWith('/settle')) {
+      settled.push(JSON.parse(body.toString()).paymentPayload.payload.authorization.from.toLowerCase())
+      await spring('settle')
+    }
+    if (!res.destroyed) res.writeHead(answer.status, { 'content-type': 'application/json' }).end(bytes)
+  })
+  const output = await sharp({ create: { width: 512, height: 512, channels: 3, background: { r: 25, g: 25, b: 26 } } }).png().toBuffer()
+  up.replicate = await switchableHttp(async (req, _body, res, self) => {
+    const base = `http://127.0.0.1:${self.port}`
+    const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+    if (req.method === 'POST' && req.url?.endsWith('/predictions')) {
+      await spring('predict')
+      if (res.destroyed) return
+      return json(201, { id: 'p1', status: 'processing', urls: { get: `${base}/v1/predictions/p1` } })
+    }
+    if (req.url === '/v1/predictions/p1') return json(200, { id: 'p1', status: 'succeeded', output: [`${base}/files/out.png`] })
+    if (req.url === '/files/out.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(output)
+    json(404, { detail: 'not found' })
+  })
+  up.pinata = await switchableHttp(async (req, body, res) => {
+    await spring('pin')
+    if (res.destroyed) return
+    const form = await new Response(body, { headers: { 'content-type': String(req.headers['content-type']) } }).formData()
+    const file = form.get('file') as File
+    const cid = await computeCid(new Uint8Array(await file.arrayBuffer()))
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { id: cid, cid, name: form.get('name') } }))
+  })
+  const redis = new URL(TEST_REDIS_URL!)
+  up.redis = await switchableTcp({ host: redis.hostname, port: Number(redis.port || 6379) })
+
+  backend = await testBackend('postgres')
+  dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-faults-'))
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATA_DIR: dataDir,
+    RPC_URL: up.rpc.url(),
+    ...backend.env,
+    REDIS_URL: `redis://127.0.0.1:${up.redis.port}`,
+    FACILITATOR_URL: up.facilitator.url(),
+    FACILITATOR_API_KEY: API_KEY,
+    LOOKSMAXX_WAIT_SECONDS: String(WAIT_SECONDS),
+    RETRY_BASE_MS: '200',
+    RETRY_MAX_MS: '1000',
+    WORKER_POLL_MS: '100',
+  })
+  app = await createApp(config, {
+    images: createImageGenerator({ kind: 'replicate', apiToken: 'r8_test', baseUrl: `${up.replicate.url()}/v1` }),
+      ipfs: createPinataPinner({ jwt: 'pinata-jwt', apiBaseUrl: up.pinata.url(), gatewayBaseUrl: 'https://gateway.example' }),
+  })
+  url = await app.listen()
+  requirements = (await getJson(`${url}/api/x402/looksmaxx`)).body.accepts[0]
+})
+after(async () => {
+  for (const server of Object.values(up)) await server?.restore().catch(() => {})
+  await app?.close()
+  await backend?.drop()
+  await served?.close()
+  await facilitatorApp?.stop()
+  for (const server of Object.values(up)) await server?.down()
+  await devnet?.close()
+  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+})
+
+/** A payer with fresh burns and a signed body for them (built while every upstream is up). */
+async function prepare(index: number) {
+  const agent = await createAgent(url, devnet.url, index)
+  await agent.buyTokens('1')
+  const burns = await agent.burn()
+  const body = { ...burns, burnerAddress: agent.address, image, paymentPayload: await agent.signPayment(requirements) }
+  const settles = () => settled.filter((payer) => payer === agent.address.toLowerCase()).length
+  return { agent, burns, body, usdm: await agent.usdmBalance(), nfts: await agent.nftBalance(), settles, settlesBefore: settles() }
+}
+
+async function waitForStatus(burnTxHash: string, status: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const answer = await getJson(`${url}/api/x402/looksmaxx/${burnTxHash}`)
+    if (answer.body?.status === status) return answer.body
+    if (Date.now() > deadline) throw new Error(`status stayed ${JSON.stringify(answer.body)}`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
+/** Paid once, minted once: one USDm left the payer, one settlement, one NFT. */
+async function assertPaidOnceMintedOnce(p: Awaited<ReturnType<typeof prepare>>) {
+  await waitForStatus(p.burns.burnTxHash, 'minted')
+  assert.equal(p.usdm - (await p.agent.usdmBalance()), E18, 'charged exactly once')
+  assert.equal(p.settles() - p.settlesBefore, 1, 'settled once')
+  assert.equal((await p.agent.nftBalance()) - p.nfts, 1n, 'one NFT')
+}
+
+/** Refused before anything was claimed: nothing charged, nothing stored, the same body works later. */
+async function assertNothingConsumed(p: Awaited<ReturnType<typeof prepare>>) {
+  assert.equal(await p.agent.usdmBalance(), p.usdm, 'nothing charged')
+  assert.equal((await getJson(`${url}/api/x402/looksmaxx/${p.burns.burnTxHash}`)).status, 404, 'nothing claimed')
+}
+
+/** The documented answer of a POST whose work goes on: 502 UPSTREAM_FAILED with the status link. */
+function assertOwed(response: { status: number; body: any }) {
+  assert.equal(response.status, 502, JSON.stringify(response.body))
+  assert.equal(response.body.error.code, 'UPSTREAM_FAILED')
+  assert.match(response.body.error.details.statusUrl, /\/api\/x402\/looksmaxx\/0x/)
+}
+
+test('the image generator goes down when asked for the portrait: 502 with the status link, then minted once it is back', { skip }, async () => {
+  const p = await prepare(5)
+  traps.predict = () => up.replicate.down()
+  const response = await postJson(`${url}/api/x402/looksmaxx`, p.body)
+  assertOwed(response)
+  const owed = await waitForStatus(p.burns.burnTxHash, 'settled')
+  assert.ok(owed.retry?.attempts >= 1, 'the failing step is retried')
+  assert.equal(p.usdm - (await p.agent.usdmBalance()), E18, 'the payment is kept, not refunded nor charged again')
+  await up.replicate.restore()
+  await assertPaidOnceMintedOnce(p)
+})
+
+test('IPFS goes down when asked to pin: 502 with the status link, then minted once it is back', { skip }, async () => {
+  const p = await prepare(6)
+  traps.pin = () => up.pinata.down()
+  assertOwed(await postJson(`${url}/api/x402/looksmaxx`, p.body))
+  // The portrait is pinned as part of the step that ends in 'generated': it waits, paid for.
+  const owed = await waitForStatus(p.burns.burnTxHash, 'settled')
+  assert.match(owed.retry?.lastError ?? '', /Pinata/)
+  await up.pinata.restore()
+  await assertPaidOnceMintedOnce(p)
+})
+
+test('the RPC goes down after the settlement, before the mint: 502 with the status link, then minted once it is back', { skip }, async () => {
+  const p = await prepare(7)
+  traps.pin = () => up.rpc.down()
+  assertOwed(await postJson(`${url}/api/x402/looksmaxx`, p.body))
+  await up.rpc.restore()
+  await assertPaidOnceMintedOnce(p)
+})
+
+test('the RPC is down when the request arrives: 502 UPSTREAM_FAILED, nothing consumed; the same request succeeds once it is back', { skip }, async () => {
+  const p = await prepare(8)
+  await up.rpc.down()
+  const response = await postJson(`${url}/api/x402/looksmaxx`, p.body)
+  await up.rpc.restore()
+  assert.equal(response.status, 502, JSON.stringify(response.body))
+  assert.equal(response.body.error.code, 'UPSTREAM_FAILED')
+  await assertNothingConsumed(p)
+  const again = await postJson(`${url}/api/x402/looksmaxx`, p.body)
+  assert.equal(again.status, 200, JSON.stringify(again.body))
+  await assertPaidOnceMintedOnce(p)
+})
+
+test('the facilitator is down at verification: 502 UPSTREAM_FAILED, nothing consumed; the same request succeeds once it is back', { skip }, async () => {
+  const p = await prepare(9)
+  await up.facilitator.down()
+  const response = await postJson(`${url}/api/x402/looksmaxx`, p.body)
+  await up.facilitator.restore()
+  assert.equal(response.status, 502, JSON.stringify(response.body))
+  assert.equal(response.body.error.code, 'UPSTREAM_FAILED')
+  await assertNothingConsumed(p)
+  const again = await postJson(`${url}/api/x402/looksmaxx`, p.body)
+  assert.equal(again.status, 200, JSON.stringify(again.body))
+  await assertPaidOnceMintedOnce(p)
+})
+
+test('the facilitator goes down after settling, before it answers: the outcome is read on chain, never settled twice', { skip }, async () => {
+  const p = await prepare(5)
+  traps.settle = () => up.facilitator.down()
+  const response = await postJson(`${url}/api/x402/looksmaxx`, p.body)
+  assert.ok(response.status === 200 || response.status === 502, JSON.stringify(response.body))
+  if (response.status === 502) assertOwed(response)
+  await up.facilitator.restore()
+  await assertPaidOnceMintedOnce(p)
+})
+
+test('Redis goes down in the middle: the portrait is minted; live events resume once it is back and a reconnecting client gets what it missed', { skip }, async () => {
+  const stream = await openStream(`${url}/api/events`)
+  await stream.waitFor((e) => e.event === 'stats')
+  const p = await prepare(6)
+  const lastSeen = stream.events.filter((e) => e.id).at(-1)?.id
+  traps.pin = () => up.redis.down()
+  const response = await postJson(`${url}/api/x402/looksmaxx`, p.body)
+  assert.ok(response.status === 200 || response.status === 502, JSON.stringify(response.body))
+  if (response.status === 502) assertOwed(response)
+  await up.redis.restore()
+  await assertPaidOnceMintedOnce(p)
+  const tokenId = (await waitForStatus(p.burns.burnTxHash, 'minted')).result.tokenId
+  await stream.close()
+  // Events are stored before they are fanned out: a client that reconnects replays them.
+  const again = await openStream(`${url}/api/events`, lastSeen ? { 'last-event-id': lastSeen } : {})
+  await again.waitFor((e) => e.event === 'burn' && String(e.data.tokenId) === String(tokenId), 20_000)
+  await again.close()
+  // And live fan-out works again through Redis.
+  const live = await openStream(`${url}/api/events`)
+  await live.waitFor((e) => e.event === 'stats')
+  const next = await prepare(7)
+  const minted = await postJson(`${url}/api/x402/looksmaxx`, next.body)
+  assert.equal(minted.status, 200, JSON.stringify(minted.body))
+  await live.waitFor((e) => e.event === 'burn' && String(e.data.tokenId) === String(minted.body.tokenId), 20_000)
+  await live.close()
+})
