@@ -30,6 +30,7 @@ import type { PipelineDeps, FaultPoint } from './pipeline/deps.ts'
 import { createWorker } from './pipeline/worker.ts'
 import { createIndexer } from './indexer/indexer.ts'
 import type { ImageGenerator } from './adapters/image/port.ts'
+import { Redis } from 'ioredis'
 
 /** How long a burner's profile (name, profile, reputation) is kept without an event renewing it. */
 const PROFILE_TTL_MS = 30_000
@@ -172,7 +173,13 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     baseUrl: () => baseUrl,
     chat: chatAgent,
   }
-  const http = createHttpServer(ctx, ctx.operations)
+  // Rate-limit counters shared by every instance; a Redis outage fails open (see http/rate-limits.ts).
+  const limits = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true }) : undefined
+  if (limits) {
+    limits.on('error', (error) => log.warn({ err: error }, 'rate-limit Redis connection failed; limits are not enforced until it returns'))
+    await limits.connect()
+  }
+  const http = createHttpServer(ctx, ctx.operations, { redis: limits })
 
   return {
     ctx,
@@ -196,12 +203,15 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       return baseUrl
     },
     async close() {
+      // First stop taking requests and finish those in flight (they may still need the worker,
+      // the senders and the database), then stop the background work and release its leases.
+      await http.close()
       await worker.stop()
       await Promise.all([minter.stop(), facilitatorSender.stop(), relayer.stop()])
       await indexer.stop()
-      await http.close()
       fresh.close()
       await bus.close()
+      limits?.disconnect()
       await images.close?.()
       await db.close()
     },

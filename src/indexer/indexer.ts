@@ -1,6 +1,6 @@
 import { toHex, zeroAddress } from 'viem'
 import { randomUUID } from 'node:crypto'
-import { acquireLease } from './lease.ts'
+import { acquireLease, releaseLease } from './lease.ts'
 import type { Logger as PinoLogger } from 'pino'
 import type { Chain } from '../chain/clients.ts'
 import type { Db, Queryable } from '../store/db.ts'
@@ -250,6 +250,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
       clearTimeout(timer)
       wake?.()
       await loop
+      // Another instance takes over at once instead of after the lease runs out.
+      await releaseLease(db, CURSOR, owner).catch((error) => log.warn({ err: error }, 'could not release the indexer lease; it expires on its own'))
     },
   }
 }

@@ -16,6 +16,7 @@ const calldataIn = z.string().regex(/^0x([a-fA-F0-9]{2})*$/, { error: 'must be 0
 
 export const buildProposeTx = defineOperation({
   id: 'build_propose_tx',
+  limit: 'expensive',
   method: 'POST',
   path: '/api/defi/governance/propose-tx',
   summary: 'propose() plan, with the proposer eligibility echoed; 400 on array lengths, addresses, wei or calldata',

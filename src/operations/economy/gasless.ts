@@ -33,6 +33,7 @@ const domainOf = (ctx: Context) => ({ name: 'MegaChadRelayer', version: '1', cha
 
 export const getGaslessBurn = defineOperation({
   id: 'get_gasless_burn',
+  limit: 'expensive',
   method: 'GET',
   path: '/api/gasless/burn',
   summary: 'Prepare a gasless burn: approval status, balance, and the EIP-712 BurnRequest to sign',

@@ -61,6 +61,7 @@ const toStats = (s: { count: bigint; earnings: bigint }) => ({
 
 export const getAgentRegistration = defineOperation({
   id: 'get_referral_agent',
+  limit: 'expensive',
   // HTTP only: get_referrals answers registered, code and earnings.
   mcp: false,
   method: 'GET',
@@ -164,6 +165,7 @@ export const registerReferralAgent = defineOperation({
 
 export const getReferrals = defineOperation({
   id: 'get_referrals',
+  limit: 'expensive',
   method: 'GET',
   path: '/api/agent/referrals',
   summary: 'Referral stats of an agent (by address or code), reward info and the calldata to burn with its referral',
