@@ -32,6 +32,7 @@ import { createWorker } from './pipeline/worker.ts'
 import { createIndexer } from './indexer/indexer.ts'
 import type { ImageGenerator } from './adapters/image/port.ts'
 import { parseRoles } from './config/roles.ts'
+import { Redis } from 'ioredis'
 
 /** How long a burner's profile (name, profile, reputation) is kept without an event renewing it. */
 const PROFILE_TTL_MS = 30_000
@@ -177,10 +178,16 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     chat: chatAgent,
   }
   const roles = parseRoles(config.ROLE)
+  // Rate-limit counters shared by every instance; a Redis outage fails open (see http/rate-limits.ts).
+  const limits = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true }) : undefined
+  if (limits) {
+    limits.on('error', (error) => log.warn({ err: error }, 'rate-limit Redis connection failed; limits are not enforced until it returns'))
+    await limits.connect()
+  }
   // The web page for people (/, /early) reads the same public API; it is no operation.
   // A process without the api role mounts no operation: a load balancer that reaches it by
   // mistake gets 404s, while what the server mounts outside the registry stays reachable.
-  const http = createHttpServer(ctx, roles.api ? ctx.operations : [], { mounts: roles.api ? [mountWeb({ log })] : [] })
+  const http = createHttpServer(ctx, roles.api ? ctx.operations : [], { redis: limits, mounts: roles.api ? [mountWeb({ log })] : [] })
 
   return {
     ctx,
@@ -204,12 +211,15 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       return baseUrl
     },
     async close() {
+      // First stop taking requests and finish those in flight (they may still need the worker,
+      // the senders and the database), then stop the background work and release its leases.
+      await http.close()
       await worker.stop()
       await Promise.all([minter.stop(), facilitatorSender.stop(), relayer.stop()])
       await indexer.stop()
-      await http.close()
       fresh.close()
       await bus.close()
+      limits?.disconnect()
       await images.close?.()
       await db.close()
     },

@@ -19,6 +19,8 @@ export type Chain = {
   agentId?: bigint
   /** JSON-RPC HTTP requests sent so far (a batch or a multicall counts once). */
   rpcRequestCount(): number
+  /** Of those, how many failed at the transport: no answer, or an HTTP status other than 2xx. */
+  rpcErrorCount(): number
 }
 
 export type CreateChainOptions = {
@@ -44,6 +46,7 @@ export function createViemChain(rpcUrl: string, explorerUrl: string, multicall3:
 
 export function createChain(options: CreateChainOptions): Chain {
   let requests = 0
+  let errors = 0
   const viemChain = createViemChain(options.rpcUrl, options.explorerUrl, options.contracts.multicall3)
   const client = createPublicClient({
     chain: viemChain,
@@ -52,6 +55,16 @@ export function createChain(options: CreateChainOptions): Chain {
       retryCount: 1,
       onFetchRequest: () => {
         requests++
+      },
+      fetchFn: async (input, init) => {
+        try {
+          const response = await fetch(input, init)
+          if (!response.ok) errors++
+          return response
+        } catch (error) {
+          errors++
+          throw error
+        }
       },
     }),
   }) as PublicClient
@@ -65,5 +78,6 @@ export function createChain(options: CreateChainOptions): Chain {
     facilitator: options.facilitator,
     agentId: options.agentId,
     rpcRequestCount: () => requests,
+    rpcErrorCount: () => errors,
   }
 }

@@ -122,6 +122,34 @@ export const envSchema = z.object({
     .default(5)
     .describe('Longest life of a cached answer (capped per read): only bounds changes no event announces, since every indexed event and every write renews what it changes; 0 turns caching off.'),
   TRUST_PROXY: bool.default(false).describe('Trust X-Forwarded-For for client addresses.'),
+  METRICS_TOKEN: secretString
+    .optional()
+    .describe('Bearer token /metrics requires (Authorization: Bearer ...). Unset: /metrics is open (keep it on a private network).'),
+  READY_MAX_INDEXER_LAG: nonNegativeInt
+    .default(100)
+    .describe('Largest indexer lag, in blocks behind the head, at which /readyz still answers 200.'),
+  RATE_LIMIT_WRITES_PER_MINUTE: nonNegativeInt
+    .default(120)
+    .describe('Writes (POSTs that act or store) per client IP per minute; 0 turns the limit off. Shared through REDIS_URL.'),
+  RATE_LIMIT_WALLET_WRITES_PER_MINUTE: nonNegativeInt
+    .default(30)
+    .describe('Writes per wallet (burnerAddress, burner, wallet or address of the request) per minute; 0 turns the limit off.'),
+  RATE_LIMIT_EXPENSIVE_PER_MINUTE: nonNegativeInt
+    .default(600)
+    .describe('Expensive reads (uncached per-wallet chain reads, quotes, chat, MCP) per client IP per minute; 0 turns the limit off.'),
+  RATE_LIMIT_WALLET_EXPENSIVE_PER_MINUTE: nonNegativeInt
+    .default(240)
+    .describe('Expensive reads per wallet per minute; 0 turns the limit off.'),
+  RATE_LIMIT_READS_PER_MINUTE: nonNegativeInt
+    .default(0)
+    .describe('Cached public reads per client IP per minute; 0 (default) leaves them unlimited (they are served from memory).'),
+  BODY_LIMIT_BYTES: positiveInt
+    .default(64 * 1024)
+    .describe('Largest JSON body of a POST, in bytes, except portrait uploads (7 MiB: a 4 MB image in base64); larger bodies get 413.'),
+  CORS_ORIGINS: z
+    .string()
+    .default('*')
+    .describe('Origins allowed by CORS, comma-separated, or * (default: any origin; no credentials are ever allowed).'),
   CHAT_LLM_URL: url
     .optional()
     .describe('OpenAI-compatible chat-completions base URL that refines unsure chat classifications. Unset: rules only.'),

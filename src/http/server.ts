@@ -9,13 +9,25 @@ import { toAppError } from '../operations/runtime/errors.ts'
 import { acceptsGzip, gzipEtag, gzipOf, isCompressible } from './compress.ts'
 import { mountMcp } from '../mcp/server.ts'
 import { catchUp, MIN_BLOCK_WAIT_MS } from '../cache/catch-up.ts'
+import type { Redis } from 'ioredis'
+import cors from '@fastify/cors'
+import { createMetrics } from './metrics.ts'
+import { limitClassOf, registerRateLimits, type RateLimiter } from './rate-limits.ts'
+import { mountOpsRoutes } from './ops-routes.ts'
+import { requireJsonBody } from './content-type.ts'
 
-/** Large enough for a 4 MB portrait in base64 plus the rest of the body. */
+/** Large enough for a 4 MB portrait in base64 plus the rest of the body (MCP tool calls carry it too). */
 const BODY_LIMIT = 7 * 1024 * 1024
+
+/** Headers a browser may send and read (CORS); README: Abuse resistance. */
+const ALLOWED_HEADERS = ['Content-Type', 'X-PAYMENT', 'PAYMENT-SIGNATURE', 'Access-Control-Expose-Headers', 'Last-Event-ID', 'If-None-Match', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'X-Min-Block']
+const EXPOSED_HEADERS = ['X-PAYMENT-RESPONSE', 'PAYMENT-RESPONSE', 'PAYMENT-REQUIRED', 'X-Payment-Required', 'X-402-Version', 'ETag', 'X-Request-Id', 'X-Block-Number', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining']
 
 export type HttpServerOptions = {
   /** Extra mounts that are transports of the registry rather than operations (SSE, IPFS gateway). */
   mounts?: Array<(app: FastifyInstance) => void>
+  /** Shared counters of the rate limits (production); unset: counted in this process. */
+  redis?: Redis
 }
 
 /**
@@ -31,29 +43,50 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
     genReqId: () => randomUUID(),
     trustProxy: ctx.config.TRUST_PROXY,
     keepAliveTimeout: 65_000,
-    return503OnClosing: true,
+    // Requests that arrive while stopping get the JSON error body below, not Fastify's own.
+    return503OnClosing: false,
   })
+  const metrics = createMetrics(ctx)
+  const streams = new Set<() => void>()
+  let closing = false
 
   // One line per request, after the answer: what a person watching the terminal follows.
   app.addHook('onResponse', async (request, reply) => {
     const ms = Math.round(reply.elapsedTime)
     request.log.info({ method: request.method, path: request.url, status: reply.statusCode, ms, requestId: request.id }, `${request.method} ${request.url} ${reply.statusCode} ${ms} ms`)
+    // The route pattern, so /api/metadata/1 and /api/metadata/2 are one series; unknown URLs one more.
+    metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
   })
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
-    reply.header('access-control-allow-origin', '*')
-    reply.header('access-control-expose-headers', 'X-PAYMENT-RESPONSE, PAYMENT-RESPONSE, PAYMENT-REQUIRED, X-Payment-Required, X-402-Version, ETag, X-Request-Id, X-Block-Number')
+    if (closing) {
+      reply.header('connection', 'close')
+      throw new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down; retry on another instance.')
+    }
   })
 
-  app.options('*', async (_request, reply) => {
-    reply
-      .header('access-control-allow-methods', 'GET, POST, OPTIONS')
-      .header('access-control-allow-headers', 'Content-Type, X-PAYMENT, PAYMENT-SIGNATURE, Access-Control-Expose-Headers, Last-Event-ID, If-None-Match, Mcp-Session-Id, MCP-Protocol-Version, X-Min-Block')
-      .header('access-control-max-age', '86400')
-      .code(204)
-      .send()
+  // Stop: new requests get 503, stream clients get a close event (they reconnect elsewhere), and
+  // Fastify's close then waits for the requests in flight.
+  app.addHook('preClose', async () => {
+    closing = true
+    for (const end of streams) end()
   })
+
+  // No endpoint relies on cookies or other ambient credentials (payments and burns are signed),
+  // so any origin may call every endpoint, writes included; credentials are never allowed.
+  const origins = ctx.config.CORS_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean)
+  app.register(cors, {
+    origin: origins.includes('*') ? '*' : origins,
+    methods: ['GET', 'POST', 'OPTIONS'],
+    allowedHeaders: ALLOWED_HEADERS,
+    exposedHeaders: EXPOSED_HEADERS,
+    credentials: false,
+    maxAge: 86_400,
+    // A preflight for any path answers 204, so the browser then gets the real 404 or 405.
+    strictPreflight: false,
+  })
+  const limiter = registerRateLimits(app, { config: ctx.config, redis: options.redis, onLimited: metrics.rateLimited })
 
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error)
@@ -67,6 +100,8 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
         : appError.status >= 500
           ? withRequestId(appError.toBody(), request.id)
           : appError.toBody()
+    const retryAfter = appError.details?.retryAfterSeconds
+    if (appError.code === 'RATE_LIMITED' && typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter))
     reply.code(appError.status).type('application/json').send(body)
   })
 
@@ -78,13 +113,30 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
     reply.code(error.status).send(error.toBody())
   })
 
-  for (const op of operations) mountOperation(app, ctx, op)
+  // MCP tool calls reach the same handlers: one expensive-class limit per client address.
+  app.addHook('onRoute', (route) => {
+    if (route.url === '/api/mcp' && route.method === 'POST') route.onRequest = [limiter.ipHook('expensive')]
+  })
+  const tracker: StreamTracker = {
+    opened(end) {
+      streams.add(end)
+      metrics.streamOpened()
+    },
+    closed(end) {
+      if (streams.delete(end)) metrics.streamClosed()
+    },
+  }
+  for (const op of operations) mountOperation(app, ctx, op, limiter, tracker)
   mountMcp(app, ctx, operations)
+  mountOpsRoutes(app, ctx, { metrics, redis: options.redis })
   for (const mount of options.mounts ?? []) mount(app)
   return app
 }
 
-function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
+/** Open event streams, so a stopping server can end them and /metrics can count them. */
+type StreamTracker = { opened(end: () => void): void; closed(end: () => void): void }
+
+function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, limiter: RateLimiter, tracker: StreamTracker) {
   const url = op.path.replace(/\{(\w+)\}/g, ':$1')
   // Reads renewed by events: clients and CDNs may keep them but revalidate on every use (a 304
   // while nothing changed), so no downstream cache hides what the caller just did.
@@ -96,15 +148,20 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
         ? `public, max-age=${op.cacheSeconds}${op.staleSeconds ? `, stale-while-revalidate=${op.staleSeconds}` : ''}`
         : 'no-store')
 
+  const limitClass = limitClassOf(op)
   app.route({
     method: op.method,
     url,
+    bodyLimit: op.bodyLimit ?? ctx.config.BODY_LIMIT_BYTES,
+    // Refused before the body is read: a client over its limit, a body that is not JSON.
+    onRequest: [limiter.ipHook(limitClass), ...(op.method === 'POST' ? [requireJsonBody] : [])],
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const raw = {
         ...(op.method === 'GET' ? (request.query as object) : (request.body as object) ?? {}),
         ...(request.params as object),
       }
       const input = parseOperationInput(op, raw)
+      await limiter.checkWallet(request, limitClass, input)
       const meta: RequestMeta = {
         headers: request.headers as Record<string, string | undefined>,
         transport: 'http',
@@ -113,7 +170,7 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
       if (op.streams) {
         const result = await op.handler(portsOf(op, ctx), input, meta)
         if ((result as Streamed).kind !== 'stream') throw new Error(`${op.id} did not stream`)
-        return serveStream(request, reply, result as Streamed)
+        return serveStream(request, reply, result as Streamed, tracker)
       }
       // A client that needs an answer at least as new as a block (one a write of ours returned
       // in X-Block-Number) says so; this instance first catches up with the shared database.
@@ -159,21 +216,33 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
   })
 }
 
-async function serveStream(request: FastifyRequest, reply: FastifyReply, streamed: Streamed) {
+async function serveStream(request: FastifyRequest, reply: FastifyReply, streamed: Streamed, tracker: StreamTracker) {
   reply.hijack()
   const raw = reply.raw
-  raw.writeHead(200, { 'access-control-allow-origin': '*', 'x-request-id': request.id, ...streamed.headers })
+  // Hijacked: the headers set so far (CORS, request ID) are written by hand.
+  raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'x-request-id': request.id, ...streamed.headers })
   raw.flushHeaders()
   const closed = new Promise<void>((resolve) => raw.on('close', () => resolve()))
-  await streamed.run({
-    write: (chunk) => {
-      if (!raw.writableEnded) raw.write(chunk)
-    },
-    closed,
-    end: () => {
-      if (!raw.writableEnded) raw.end()
-    },
-  })
+  // On shutdown: a last close event (the client reconnects, to another instance), then the end.
+  const end = () => {
+    if (raw.writableEnded) return
+    raw.write(`event: close\ndata: ${JSON.stringify({ reason: 'shutdown', reconnect: true })}\n\n`)
+    raw.end()
+  }
+  tracker.opened(end)
+  try {
+    await streamed.run({
+      write: (chunk) => {
+        if (!raw.writableEnded) raw.write(chunk)
+      },
+      closed,
+      end: () => {
+        if (!raw.writableEnded) raw.end()
+      },
+    })
+  } finally {
+    tracker.closed(end)
+  }
 }
 
 /**

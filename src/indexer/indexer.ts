@@ -1,6 +1,6 @@
 import { toHex, zeroAddress } from 'viem'
 import { randomUUID } from 'node:crypto'
-import { acquireLease } from '../store/indexer-leases.ts'
+import { acquireLease, releaseLease } from '../store/indexer-leases.ts'
 import type { Logger as PinoLogger } from 'pino'
 import type { Chain } from '../chain/clients.ts'
 import type { Db } from '../store/db.ts'
@@ -208,6 +208,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
       clearTimeout(timer)
       wake?.()
       await loop
+      // Another instance takes over at once instead of after the lease runs out.
+      await releaseLease(db, CURSOR, owner).catch((error) => log.warn({ err: error }, 'could not release the indexer lease; it expires on its own'))
     },
   }
 }

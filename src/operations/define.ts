@@ -5,6 +5,13 @@ import type { Topic } from '../cache/freshness.ts'
 
 export type HttpMethod = 'GET' | 'POST'
 
+/**
+ * How an operation is rate limited (README: Abuse resistance): `write` (acts on chain or
+ * stores), `expensive` (an uncached per-wallet chain read, a quote, chat), `read` (a cached
+ * public read). Limits apply per client IP and per wallet named in the input.
+ */
+export type RateLimitClass = 'write' | 'expensive' | 'read'
+
 /** What a handler may return instead of its plain output: another status, extra headers. */
 export type Responded<T> = { kind: 'responded'; status: number; body: T; headers?: Record<string, string> }
 
@@ -84,6 +91,10 @@ export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
   cacheControl?: string
   /** The handler answers with `stream(...)` (Server-Sent Events), not one JSON body. */
   streams?: boolean
+  /** Rate-limit class (default: `write` for POST, `read` for GET). */
+  limit?: RateLimitClass
+  /** Largest request body in bytes, when larger than BODY_LIMIT_BYTES (portrait uploads). */
+  bodyLimit?: number
   /** Exposed as an MCP tool (default true). */
   mcp?: boolean
   /**

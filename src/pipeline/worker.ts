@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { PipelineDeps } from './deps.ts'
-import { takeDueSubmission } from '../store/submissions.ts'
+import { releaseLeasesOf, takeDueSubmission } from '../store/submissions.ts'
 import { runSubmission } from './saga.ts'
 
 export type Worker = {
@@ -61,6 +61,8 @@ export function createWorker(deps: PipelineDeps, options: { pollMs: number; leas
       running = false
       wake?.()
       await loop
+      // Request handlers run the saga under this owner too; the HTTP server has finished them.
+      await releaseLeasesOf(deps.db, owner).catch((error) => deps.log.warn({ err: error }, 'could not release submission leases; they expire on their own'))
     },
   }
 }

@@ -15,3 +15,8 @@ export async function acquireLease(db: Queryable, name: string, owner: string, m
   )
   return rows[0]?.owner === owner
 }
+
+/** Gives the named lease up if `owner` holds it, so another instance takes over at once. */
+export async function releaseLease(db: Queryable, name: string, owner: string): Promise<void> {
+  await db.query('DELETE FROM indexer_leases WHERE name = $1 AND owner = $2', [name, owner])
+}

@@ -274,3 +274,8 @@ export async function countSubmissions(db: Queryable, filter: { settled?: boolea
   )
   return Number(rows[0]?.n ?? 0)
 }
+
+/** A stopping process gives up every submission it holds, so another worker takes them at once. */
+export async function releaseLeasesOf(db: Queryable, owner: string): Promise<void> {
+  await db.query('UPDATE submissions SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1', [owner])
+}

@@ -28,6 +28,7 @@ const entities = z.object({
 
 export const chatWithAgent = defineOperation({
   id: 'chat_with_agent',
+  limit: 'expensive',
   method: 'POST',
   path: CHAT_PATH,
   summary: 'Ask in plain English: the intent, a short answer, the data of the operation behind it, and suggested calls',

@@ -26,6 +26,7 @@ export function findSourceChain(value: string) {
 
 export const getCrossChainIntent = defineOperation({
   id: 'get_cross_chain_intent',
+  limit: 'expensive',
   method: 'GET',
   path: '/api/cross-chain/intent',
   summary: 'Plan to looksmaxx from another chain: the bridge step, then the local plan with ready transactions',

@@ -7,6 +7,7 @@ import { CHAIN_ID, humanAmount, pairSides, planOrThrow, planOut } from './shared
 
 export const buildAddLiquidityTx = defineOperation({
   id: 'build_add_liquidity_tx',
+  limit: 'expensive',
   method: 'GET',
   path: '/api/defi/amm/add-liquidity-tx',
   summary: 'Execution plan to add MC/MG liquidity: approve, approve, addLiquidity',

@@ -7,6 +7,7 @@ import { CHAIN_ID, humanAmount, planOrThrow, planOut } from './shared.ts'
 
 export const buildAmmSwapTx = defineOperation({
   id: 'build_amm_swap_tx',
+  limit: 'expensive',
   method: 'GET',
   path: '/api/defi/amm/swap-tx',
   summary: 'Execution plan to swap MC↔MG on the pair: transfer the input to the pair, then swap; with minOut',

@@ -1,3 +1,4 @@
+import { getAddress } from 'viem'
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
 import { addressIn } from '../schemas.ts'
@@ -11,11 +12,15 @@ const targetIn = z
   .string()
   .regex(/^0x[a-fA-F0-9]{40}$/, { error: 'must be 0x followed by 40 hex digits' })
   .meta({ errorCode: 'INVALID_ADDRESS', description: 'Target contract' })
+  // Any case is accepted (DESIGN.md): a mixed-case spelling with a wrong checksum made viem's
+  // encoder throw, a 500 found by test/ops/fuzz.test.ts.
+  .transform((value) => getAddress(value.toLowerCase()))
 const weiIn = z.string().regex(/^\d{1,78}$/, { error: 'must be a wei amount (decimal digits)' }).meta({ errorCode: 'INVALID_AMOUNT', description: 'Wei, decimal string' })
 const calldataIn = z.string().regex(/^0x([a-fA-F0-9]{2})*$/, { error: 'must be 0x followed by an even number of hex digits' }).meta({ description: 'Calldata hex' })
 
 export const buildProposeTx = defineOperation({
   id: 'build_propose_tx',
+  limit: 'expensive',
   method: 'POST',
   path: '/api/defi/governance/propose-tx',
   summary: 'propose() plan, with the proposer eligibility echoed; 400 on array lengths, addresses, wei or calldata',

@@ -8,6 +8,7 @@ import { CHAIN_ID, humanAmount, planOrThrow, planOut } from './shared.ts'
 
 export const buildStakingTx = defineOperation({
   id: 'build_staking_tx',
+  limit: 'expensive',
   method: 'GET',
   path: '/api/defi/staking/tx',
   summary: 'Execution plan to stake, unstake or claim on the mogger (MEGACHAD) or jester (MC/MG LP) venue',

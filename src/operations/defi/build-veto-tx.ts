@@ -8,6 +8,7 @@ import { CHAIN_ID, planOrThrow, planOut, proposalIdIn, proposalOr404, stateDetai
 
 export const buildVetoTx = defineOperation({
   id: 'build_veto_tx',
+  limit: 'expensive',
   method: 'GET',
   path: '/api/defi/governance/veto-tx',
   summary: 'Veto council plan: startVetoVote when no window is open, then castVetoVote (yes/veto = true, no/against = false)',

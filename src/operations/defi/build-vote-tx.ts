@@ -6,6 +6,7 @@ import { CHAIN_ID, planOrThrow, planOut, proposalIdIn, proposalOr404, stateDetai
 
 export const buildVoteTx = defineOperation({
   id: 'build_vote_tx',
+  limit: 'expensive',
   method: 'GET',
   path: '/api/defi/governance/vote-tx',
   summary: 'castVote plan (support for=1, against=0, abstain=2 in calldata) for an Active proposal',

@@ -6,6 +6,7 @@ import { CHAIN_ID, fmt } from './shared.ts'
 
 export const getActivity = defineOperation({
   id: 'get_activity',
+  limit: 'expensive',
   method: 'GET',
   path: '/api/defi/activity',
   summary: 'Unified DeFi activity feed, newest first: burns, stakes, unstakes, claims, ranking sends, governance events',

@@ -6,6 +6,7 @@ import { CHAIN_ID } from './shared.ts'
 
 export const getDefiNft = defineOperation({
   id: 'get_defi_nft',
+  limit: 'expensive',
   // HTTP only: get_defi_staking with an address gives NFT count, boost and eligibility.
   mcp: false,
   method: 'GET',

@@ -33,6 +33,7 @@ const position = (p: VenuePosition) => ({
 
 export const getDefiStaking = defineOperation({
   id: 'get_defi_staking',
+  limit: 'expensive',
   method: 'GET',
   path: '/api/defi/staking',
   summary: 'Both staking venues (mogger: MEGACHAD, jester: MC/MG LP): stats, and with an address the wallet position',

@@ -5,6 +5,7 @@ import { CHAIN_ID, proposalIdIn, proposalJson, proposalOr404, proposalOut } from
 
 export const getProposal = defineOperation({
   id: 'get_proposal',
+  limit: 'expensive',
   method: 'GET',
   path: '/api/defi/governance/proposals/{id}',
   summary: 'One proposal in detail: actions, tally, veto window and (with voter) the voter receipt',

@@ -12,6 +12,7 @@ const DEADLINE_SECONDS = 600
 
 export const getGaslessBurn = defineOperation({
   id: 'get_gasless_burn',
+  limit: 'expensive',
   method: 'GET',
   path: '/api/gasless/burn',
   summary: 'Prepare a gasless burn: approval status, balance, and the EIP-712 BurnRequest to sign',

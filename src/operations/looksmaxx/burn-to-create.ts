@@ -1,12 +1,13 @@
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
-import { looksmaxxResult } from './schemas.ts'
+import { looksmaxxResult, PORTRAIT_BODY_LIMIT } from './schemas.ts'
 import { portraitFields, burnerSignatureField, burnerDeadlineField } from './submit-looksmaxx.ts'
 import { submitPortrait, statusUrl } from '../../pipeline/submit-portrait.ts'
 import { toLooksmaxxResult } from './to-result.ts'
 
 export const burnToCreate = defineOperation({
   id: 'burn_to_create',
+  bodyLimit: PORTRAIT_BODY_LIMIT,
   invalidates: ['portraits', 'token'],
   method: 'POST',
   path: '/api/generate',

@@ -35,6 +35,7 @@ const tokens = (wei: bigint) => Number(formatUnits(wei, TOKEN_DECIMALS))
 
 export const getLooksmaxxPlan = defineOperation({
   id: 'get_looksmaxx_plan',
+  limit: 'expensive',
   method: 'GET',
   path: '/api/agent/looksmaxx',
   summary: 'Ordered plan for a wallet to looksmaxx: swap, burn, fund transfer, submit, each ready to send',

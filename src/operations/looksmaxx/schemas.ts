@@ -54,3 +54,6 @@ export const looksmaxxResult = z.object({
   settlementTxHash: z.string().optional(),
   statusUrl: z.string().optional(),
 })
+
+/** Largest looksmaxx request body: a 4 MB portrait in base64 (about 5.4 MB) plus the other fields. */
+export const PORTRAIT_BODY_LIMIT = 7 * 1024 * 1024

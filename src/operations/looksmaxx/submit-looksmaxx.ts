@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineOperation, respond } from '../define.ts'
 import { addressIn, txHash } from '../schemas.ts'
-import { looksmaxxResult, paymentRequiredBody } from './schemas.ts'
+import { looksmaxxResult, paymentRequiredBody, PORTRAIT_BODY_LIMIT } from './schemas.ts'
 import { paymentRequired } from './payment-required.ts'
 import { paymentPayloadSchema, encodePaymentResponse } from '../../x402/payload.ts'
 import { acceptedMismatch, readPayment, type ReceivedPayment } from '../../x402/payload-v2.ts'
@@ -38,6 +38,7 @@ export const portraitFields = {
 
 export const submitLooksmaxx = defineOperation({
   id: 'submit_looksmaxx',
+  bodyLimit: PORTRAIT_BODY_LIMIT,
   invalidates: ['portraits', 'token'],
   method: 'POST',
   path: '/api/x402/looksmaxx',

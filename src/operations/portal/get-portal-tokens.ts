@@ -6,6 +6,7 @@ import { rpcFailed } from '../../chain/upstream-error.ts'
 
 export const getPortalTokens = defineOperation({
   id: 'get_portal_tokens',
+  limit: 'expensive',
   // HTTP only: get_wallet and get_identity give the balances.
   mcp: false,
   method: 'GET',

@@ -25,6 +25,7 @@ export function tierFor(burns: number): { level: number; name: string; nextAt: n
 
 export const getIdentity = defineOperation({
   id: 'get_identity',
+  limit: 'expensive',
   method: 'GET',
   path: '/api/identity/{addressOrName}',
   summary: 'Unified profile of an address or .mega name: balances, portraits, burns, reputation, tier',

@@ -7,6 +7,7 @@ import { referralStats, rememberCode, toReferralStats } from './referral-stats.t
 
 export const getReferralAgent = defineOperation({
   id: 'get_referral_agent',
+  limit: 'expensive',
   // HTTP only: get_referrals answers registered, code and earnings.
   mcp: false,
   method: 'GET',

@@ -11,6 +11,7 @@ import { referralStats, rememberCode, toReferralStats } from './referral-stats.t
 
 export const getReferrals = defineOperation({
   id: 'get_referrals',
+  limit: 'expensive',
   method: 'GET',
   path: '/api/agent/referrals',
   summary: 'Referral stats of an agent (by address or code), reward info and the calldata to burn with its referral',

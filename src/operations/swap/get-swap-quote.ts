@@ -68,6 +68,7 @@ const liveQuote = z.object({
 
 export const getSwapQuote = defineOperation({
   id: 'get_swap_quote',
+  limit: 'expensive',
   method: 'GET',
   path: '/api/x402/quote',
   summary: 'Quote buying the service token with ETH, with a ready exactInputSingle swap',

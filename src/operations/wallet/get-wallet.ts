@@ -10,6 +10,7 @@ const INSTANT_ACCESS_NFTS = 3n
 
 export const getWallet = defineOperation({
   id: 'get_wallet',
+  limit: 'expensive',
   method: 'GET',
   path: '/api/wallet',
   summary: 'Balances of a wallet and whether it can burn for a portrait',

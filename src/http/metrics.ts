@@ -1,0 +1,139 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import type { Context } from '../context.ts'
+import { countSubmissionsByStatus, senderStats } from '../store/ops-stats.ts'
+import { readIndexerLag } from './indexer-lag.ts'
+
+export type Metrics = {
+  registry: Registry
+  /** One answered request: `route` is the route pattern (`/api/metadata/:tokenId`), never the raw URL. */
+  observeRequest(method: string, route: string, status: number, seconds: number): void
+  streamOpened(): void
+  streamClosed(): void
+  rateLimited(limitClass: string, scope: 'ip' | 'wallet'): void
+}
+
+/** Latency buckets, in seconds: cached reads answer in about a millisecond, a looksmaxx in seconds. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 90]
+
+/**
+ * The Prometheus metrics of one app instance, in a registry of its own (several apps may share
+ * a test process). Counters of requests are kept as they happen; the gauges that describe shared
+ * state (owed submissions, indexer lag, sender nonces) are read when Prometheus scrapes, so every
+ * instance reports the same truth from the database and the chain.
+ */
+export function createMetrics(ctx: Context): Metrics {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  })
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from request to response, by method and route pattern.',
+    labelNames: ['method', 'route'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  })
+  const streams = new Gauge({ name: 'sse_clients', help: 'Event-stream clients connected to this instance.', registers: [registry] })
+  const limited = new Counter({
+    name: 'rate_limited_total',
+    help: 'Requests refused with 429, by limit class and scope (ip or wallet).',
+    labelNames: ['class', 'scope'] as const,
+    registers: [registry],
+  })
+
+  let rpcSeen = 0
+  new Counter({
+    name: 'rpc_requests_total',
+    help: 'JSON-RPC HTTP requests this instance sent (a batch or multicall counts once).',
+    registers: [registry],
+    collect() {
+      const now = ctx.chain.rpcRequestCount()
+      this.inc(Math.max(0, now - rpcSeen))
+      rpcSeen = now
+    },
+  })
+  let rpcErrorsSeen = 0
+  new Counter({
+    name: 'rpc_errors_total',
+    help: 'JSON-RPC HTTP requests that got no answer or a non-2xx status.',
+    registers: [registry],
+    collect() {
+      const now = ctx.chain.rpcErrorCount()
+      this.inc(Math.max(0, now - rpcErrorsSeen))
+      rpcErrorsSeen = now
+    },
+  })
+
+  new Gauge({
+    name: 'pipeline_submissions',
+    help: 'Looksmaxx submissions by pipeline step reached (settling, settled, generated, pinned, minted), all instances.',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await countSubmissionsByStatus(ctx.db).catch(() => undefined)
+      if (!rows) return
+      this.reset()
+      for (const row of rows) this.set({ status: row.status }, row.count)
+    },
+  })
+  new Gauge({
+    name: 'pipeline_owed_submissions',
+    help: 'Submissions claimed (and paid for) but not minted yet, all instances: work the pipeline owes.',
+    registers: [registry],
+    async collect() {
+      const rows = await countSubmissionsByStatus(ctx.db).catch(() => undefined)
+      if (rows) this.set(rows.filter((row) => row.status !== 'minted').reduce((sum, row) => sum + row.count, 0))
+    },
+  })
+
+  new Gauge({
+    name: 'indexer_lag_blocks',
+    help: 'Blocks between the chain head and the last block the indexer applied.',
+    registers: [registry],
+    async collect() {
+      const lag = await readIndexerLag(ctx).catch(() => undefined)
+      if (lag?.lag !== undefined) this.set(Number(lag.lag))
+    },
+  })
+
+  new Gauge({
+    name: 'sender_highest_nonce',
+    help: 'Highest nonce each hot key of the service used.',
+    labelNames: ['sender'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await senderStats(ctx.db).catch(() => undefined)
+      if (!rows) return
+      this.reset()
+      for (const row of rows) this.set({ sender: row.sender }, row.highestNonce)
+    },
+  })
+  new Gauge({
+    name: 'sender_pending_transactions',
+    help: 'Transactions of each hot key waiting for a receipt.',
+    labelNames: ['sender'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await senderStats(ctx.db).catch(() => undefined)
+      if (!rows) return
+      this.reset()
+      for (const row of rows) this.set({ sender: row.sender }, row.pending)
+    },
+  })
+
+  return {
+    registry,
+    observeRequest(method, route, status, seconds) {
+      requests.inc({ method, route, status: String(status) })
+      latency.observe({ method, route }, seconds)
+    },
+    streamOpened: () => streams.inc(),
+    streamClosed: () => streams.dec(),
+    rateLimited: (limitClass, scope) => limited.inc({ class: limitClass, scope }),
+  }
+}

@@ -1,0 +1,103 @@
+import rateLimit from '@fastify/rate-limit'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Redis } from 'ioredis'
+import type { Config } from '../config/load.ts'
+import type { AnyOperation, RateLimitClass } from '../operations/define.ts'
+import { AppError } from '../errors/app-error.ts'
+
+const WINDOW_MS = 60_000
+
+/** Input fields that name the wallet a request acts for, in order of precedence. */
+const WALLET_FIELDS = ['burnerAddress', 'burner', 'wallet', 'address', 'proposer', 'voter', 'recipient'] as const
+
+export type RateLimiter = {
+  /** The per-IP limit of the class: an onRequest hook, so a refused client's body is never read. */
+  ipHook(limitClass: RateLimitClass): (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+  /** The per-wallet limit of the class, once the input is parsed (no wallet in the input: no limit). */
+  checkWallet(request: FastifyRequest, limitClass: RateLimitClass, input: unknown): Promise<void>
+}
+
+type Scope = 'ip' | 'wallet'
+type Check = (request: FastifyRequest) => Promise<{ isAllowed: boolean; isExceeded?: boolean; max?: number; remaining?: number; ttlInSeconds?: number }>
+
+/** POSTs are writes unless they declare otherwise; GETs are cached reads unless declared expensive. */
+export function limitClassOf(op: Pick<AnyOperation, 'method' | 'limit'>): RateLimitClass {
+  return op.limit ?? (op.method === 'POST' ? 'write' : 'read')
+}
+
+/** The wallet a parsed input acts for, lower-cased (addresses match case-insensitively). */
+export function walletOf(input: unknown): string | undefined {
+  if (!input || typeof input !== 'object') return undefined
+  for (const field of WALLET_FIELDS) {
+    const value = (input as Record<string, unknown>)[field]
+    if (typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value)) return value.toLowerCase()
+  }
+  return undefined
+}
+
+function perMinute(config: Config, limitClass: RateLimitClass, scope: Scope): number {
+  switch (limitClass) {
+    case 'write':
+      return scope === 'ip' ? config.RATE_LIMIT_WRITES_PER_MINUTE : config.RATE_LIMIT_WALLET_WRITES_PER_MINUTE
+    case 'expensive':
+      return scope === 'ip' ? config.RATE_LIMIT_EXPENSIVE_PER_MINUTE : config.RATE_LIMIT_WALLET_EXPENSIVE_PER_MINUTE
+    default:
+      return scope === 'ip' ? config.RATE_LIMIT_READS_PER_MINUTE : 0
+  }
+}
+
+/**
+ * Per-IP and per-wallet limits per class of operation, counted in fixed one-minute windows by
+ * @fastify/rate-limit: in Redis when REDIS_URL is set (every instance counts in the same keys),
+ * in this process otherwise. A Redis outage lets requests through rather than refusing them all.
+ */
+export function registerRateLimits(
+  app: FastifyInstance,
+  options: { config: Config; redis?: Redis; onLimited?: (limitClass: RateLimitClass, scope: Scope) => void },
+): RateLimiter {
+  const { config } = options
+  app.register(rateLimit, {
+    global: false,
+    skipOnError: true,
+    ...(options.redis ? { redis: options.redis, nameSpace: `${config.REDIS_PREFIX}:rate:` } : {}),
+  })
+  const keys = new WeakMap<FastifyRequest, string>()
+  const checks = new Map<string, Check>()
+  // The plugin's decorator exists once the plugin has loaded, i.e. by the first request.
+  const checkOf = (limitClass: RateLimitClass, scope: Scope): Check => {
+    const name = `${limitClass}:${scope}`
+    let check = checks.get(name)
+    if (!check) {
+      check = (app as unknown as { createRateLimit(o: object): Check }).createRateLimit({
+        max: perMinute(config, limitClass, scope),
+        timeWindow: WINDOW_MS,
+        keyGenerator: (request: FastifyRequest) => `${name}:${keys.get(request)}`,
+      })
+      checks.set(name, check)
+    }
+    return check
+  }
+
+  async function enforce(request: FastifyRequest, reply: FastifyReply | undefined, limitClass: RateLimitClass, scope: Scope, key: string) {
+    const max = perMinute(config, limitClass, scope)
+    if (max === 0) return
+    keys.set(request, key)
+    const result = await checkOf(limitClass, scope)(request)
+    if (reply && result.max !== undefined) reply.header('x-ratelimit-limit', result.max).header('x-ratelimit-remaining', result.remaining ?? 0)
+    if (!result.isExceeded) return
+    options.onLimited?.(limitClass, scope)
+    const retryAfterSeconds = Math.max(1, result.ttlInSeconds ?? 1)
+    const who = scope === 'ip' ? 'this client address' : `wallet ${key}`
+    throw new AppError('RATE_LIMITED', `Too many ${limitClass} requests from ${who}: at most ${max} per minute. Retry in ${retryAfterSeconds} s.`, {
+      details: { retryAfterSeconds, limit: max, windowSeconds: WINDOW_MS / 1000, scope, class: limitClass },
+    })
+  }
+
+  return {
+    ipHook: (limitClass) => (request, reply) => enforce(request, reply, limitClass, 'ip', request.ip),
+    async checkWallet(request, limitClass, input) {
+      const wallet = walletOf(input)
+      if (wallet) await enforce(request, undefined, limitClass, 'wallet', wallet)
+    },
+  }
+}

@@ -1,0 +1,196 @@
+import { test, before, after, describe } from 'node:test'
+import assert from 'node:assert/strict'
+import { startTestDevnet } from '../support/devnet.ts'
+import { startTestApp, getJson, type TestApp } from '../support/app.ts'
+import { startRpcProxy } from '../support/rpc-proxy.ts'
+import { TEST_REDIS_URL } from '../support/env.ts'
+
+// One devnet for the file; one service in front of it through an RPC proxy that can be cut.
+let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+let proxy: Awaited<ReturnType<typeof startRpcProxy>>
+let app: TestApp
+
+before(async () => {
+  devnet = await startTestDevnet()
+  proxy = await startRpcProxy(devnet.url)
+  app = await startTestApp({ rpcUrl: proxy.url, env: { INDEXER_POLL_MS: '100' } })
+})
+after(async () => {
+  await app?.stop()
+  await proxy?.close()
+  await devnet?.close()
+})
+
+async function waitReady(url: string) {
+  let last: Awaited<ReturnType<typeof getJson>> | undefined
+  for (let i = 0; i < 100; i++) {
+    last = await getJson(`${url}/readyz`)
+    if (last.status === 200) return last
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return last!
+}
+
+describe('health and readiness', () => {
+  test('/healthz answers without asking any dependency', async () => {
+    proxy.setMode('fail')
+    try {
+      const { status, body } = await getJson(`${app.url}/healthz`)
+      assert.equal(status, 200)
+      assert.deepEqual(body, { status: 'ok' })
+    } finally {
+      proxy.setMode('pass')
+    }
+  })
+
+  test('/readyz is 200 once the database, the RPC and the indexer are ready', async () => {
+    const { status, body } = await waitReady(app.url)
+    assert.equal(status, 200, JSON.stringify(body))
+    assert.equal(body.status, 'ready')
+    assert.deepEqual(Object.keys(body.checks).sort(), ['database', 'indexer', 'rpc'])
+    for (const check of Object.values(body.checks) as any[]) assert.equal(check.ok, true)
+    assert.ok(body.checks.indexer.lag <= body.checks.indexer.maxLag)
+  })
+
+  test('/readyz is 503 with the error body naming what is not ready when the RPC is down', async () => {
+    proxy.setMode('fail')
+    try {
+      const { status, body, headers } = await getJson(`${app.url}/readyz`)
+      assert.equal(status, 503)
+      assert.equal(headers.get('content-type')?.startsWith('application/json'), true)
+      assert.equal(body.error.code, 'SERVICE_UNAVAILABLE')
+      assert.match(body.error.message, /Not ready: .*rpc/)
+      assert.deepEqual(body.error.details.notReady, ['rpc', 'indexer'])
+      assert.equal(body.error.details.checks.database.ok, true)
+      assert.doesNotMatch(JSON.stringify(body), /127\.0\.0\.1/, 'no upstream URL in the body')
+    } finally {
+      proxy.setMode('pass')
+    }
+    assert.equal((await waitReady(app.url)).status, 200, 'ready again once the RPC answers')
+  })
+
+  test('/readyz checks Redis when REDIS_URL is set', { skip: !TEST_REDIS_URL && 'TEST_REDIS_URL is not set' }, async () => {
+    const withRedis = await startTestApp({ rpcUrl: devnet.url, env: { REDIS_URL: TEST_REDIS_URL!, REDIS_PREFIX: `ops-ready-${process.pid}` } })
+    try {
+      const { status, body } = await waitReady(withRedis.url)
+      assert.equal(status, 200, JSON.stringify(body))
+      assert.equal(body.checks.redis.ok, true)
+    } finally {
+      await withRedis.stop()
+    }
+  })
+})
+
+describe('/metrics', () => {
+  test('counts requests by route pattern and status, with latency, pipeline, RPC, indexer, stream and sender series', async () => {
+    await getJson(`${app.url}/api/metadata/424242`)
+    await getJson(`${app.url}/api/metadata/434343`)
+    await getJson(`${app.url}/api/stats`)
+    await getJson(`${app.url}/no/such/path`)
+    const response = await fetch(`${app.url}/metrics`)
+    assert.equal(response.status, 200)
+    assert.match(response.headers.get('content-type')!, /^text\/plain; version=0\.0\.4/)
+    const text = await response.text()
+    const value = (pattern: RegExp) => Number(text.match(pattern)?.[1])
+    // Two token IDs, one series: the route pattern, never the raw URL.
+    assert.equal(value(/^http_requests_total\{method="GET",route="\/api\/metadata\/:tokenId",status="404"\} (\d+)$/m), 2)
+    assert.ok(value(/^http_requests_total\{method="GET",route="\/api\/stats",status="200"\} (\d+)$/m) >= 1)
+    assert.equal(value(/^http_requests_total\{method="GET",route="unmatched",status="404"\} (\d+)$/m), 1)
+    assert.doesNotMatch(text, /424242/)
+    assert.match(text, /^http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/stats"\} \d+$/m)
+    assert.match(text, /^http_request_duration_seconds_count\{method="GET",route="\/api\/metadata\/:tokenId"\} 2$/m)
+    assert.equal(value(/^pipeline_owed_submissions (\d+)$/m), 0)
+    assert.ok(value(/^rpc_requests_total (\d+)$/m) > 0)
+    assert.match(text, /^rpc_errors_total \d+$/m)
+    assert.ok(value(/^indexer_lag_blocks (\d+)$/m) <= 100)
+    assert.equal(value(/^sse_clients (\d+)$/m), 0)
+    assert.match(text, /^# TYPE sender_highest_nonce gauge$/m)
+    assert.match(text, /^# TYPE sender_pending_transactions gauge$/m)
+    assert.match(text, /^# TYPE pipeline_submissions gauge$/m)
+    assert.match(text, /^process_resident_memory_bytes \d+/m)
+  })
+
+  test('counts the event-stream clients connected', async () => {
+    const controller = new AbortController()
+    const stream = await fetch(`${app.url}/api/events`, { signal: controller.signal })
+    assert.equal(stream.status, 200)
+    const text = await (await fetch(`${app.url}/metrics`)).text()
+    assert.match(text, /^sse_clients 1$/m)
+    controller.abort()
+    await stream.body?.cancel().catch(() => {})
+  })
+
+  test('counts RPC errors when the RPC fails', async () => {
+    const before = Number((await (await fetch(`${app.url}/metrics`)).text()).match(/^rpc_errors_total (\d+)$/m)![1])
+    proxy.setMode('fail')
+    try {
+      await getJson(`${app.url}/api/wallet?address=0x000000000000000000000000000000000000dEaD`)
+    } finally {
+      proxy.setMode('pass')
+    }
+    const after = Number((await (await fetch(`${app.url}/metrics`)).text()).match(/^rpc_errors_total (\d+)$/m)![1])
+    assert.ok(after > before, `${after} > ${before}`)
+  })
+
+  test('with METRICS_TOKEN, a scrape needs the bearer token', async () => {
+    const guarded = await startTestApp({ rpcUrl: devnet.url, env: { METRICS_TOKEN: 'scrape-me-please' } })
+    try {
+      const refused = await getJson(`${guarded.url}/metrics`)
+      assert.equal(refused.status, 401)
+      assert.equal(refused.body.error.code, 'UNAUTHORIZED')
+      const wrong = await fetch(`${guarded.url}/metrics`, { headers: { authorization: 'Bearer scrape-me-pleasf' } })
+      assert.equal(wrong.status, 401)
+      const allowed = await fetch(`${guarded.url}/metrics`, { headers: { authorization: 'Bearer scrape-me-please' } })
+      assert.equal(allowed.status, 200)
+      assert.match(await allowed.text(), /^# TYPE http_requests_total counter$/m)
+    } finally {
+      await guarded.stop()
+    }
+  })
+})
+
+describe('logs', () => {
+  test('a request with X-PAYMENT and Authorization, and a config with private keys, never print them', async () => {
+    const { Writable } = await import('node:stream')
+    const { mkdtemp, rm } = await import('node:fs/promises')
+    const { tmpdir } = await import('node:os')
+    const path = await import('node:path')
+    const { loadConfig } = await import('../../src/config/load.ts')
+    const { createApp } = await import('../../src/app.ts')
+    const { createLogger } = await import('../../src/config/logger.ts')
+    const lines: string[] = []
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk))
+        done()
+      },
+    })
+    const minterKey = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' // devnet account 0
+    const apiKey = 'facilitator-api-key-do-not-print'
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-logs-'))
+    const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'trace', DATA_DIR: dataDir, RPC_URL: devnet.url, MINTER_PRIVATE_KEY: minterKey, FACILITATOR_API_KEY: apiKey })
+    const logged = await createApp(config, { log: createLogger('trace', { destination }) })
+    try {
+      const signature = `0x${'ab'.repeat(65)}`
+      const xPayment = Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'megaeth', payload: { signature, authorization: {} } })).toString('base64')
+      const body = { burnTxHash: `0x${'1'.repeat(64)}`, devTxHash: `0x${'2'.repeat(64)}`, burnerAddress: `0x${'3'.repeat(40)}`, image: 'iVBORw0KGgo=' }
+      for (const payload of [body, { ...body, paymentPayload: { x402Version: 1, payload: { signature } } }]) {
+        await logged.http.inject({ method: 'POST', url: '/api/x402/looksmaxx', payload, headers: { 'x-payment': xPayment, authorization: 'Bearer bearer-secret-value' } })
+      }
+      // What an error or a careless debug line might carry.
+      logged.ctx.log.info({ config: logged.ctx.config, req: { headers: { 'x-payment': xPayment, authorization: 'Bearer bearer-secret-value' } }, body: { paymentPayload: { payload: { signature } } } }, 'debug dump')
+      logged.ctx.log.error({ err: Object.assign(new Error('upstream refused'), { request: { headers: { authorization: 'Bearer bearer-secret-value' } }, signature }) }, 'failure')
+      const output = lines.join('')
+      assert.match(output, /POST \/api\/x402\/looksmaxx/, 'the requests were logged')
+      assert.match(output, /debug dump/)
+      for (const secretValue of [minterKey, minterKey.slice(2), apiKey, xPayment, signature, 'bearer-secret-value']) {
+        assert.equal(output.includes(secretValue), false, `${secretValue.slice(0, 12)}... is not in the logs`)
+      }
+      assert.match(output, /\[Redacted\]/)
+      assert.match(output, /"MINTER_PRIVATE_KEY":"\[secret\]"/)
+    } finally {
+      await logged.close()
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
