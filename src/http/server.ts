@@ -12,6 +12,8 @@ import { catchUp, MIN_BLOCK_WAIT_MS } from '../cache/catch-up.ts'
 
 /** Large enough for a 4 MB portrait in base64 plus the rest of the body. */
 const BODY_LIMIT = 7 * 1024 * 1024
+/** URLs whose parsed input a GET route keeps (distinct queries of one route). */
+const PARSED_URLS = 1024
 
 export type HttpServerOptions = {
   /** Extra mounts that are transports of the registry rather than operations (SSE, IPFS gateway). */
@@ -32,18 +34,25 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
     trustProxy: ctx.config.TRUST_PROXY,
     keepAliveTimeout: 65_000,
     return503OnClosing: true,
+    // A silent logger writes nothing, so a child per request (to bind its ID) is pure cost.
+    ...(ctx.log.isLevelEnabled('fatal') ? {} : { childLoggerFactory: (logger: FastifyBaseLogger) => logger }),
   })
 
-  // One line per request, after the answer: what a person watching the terminal follows.
-  app.addHook('onResponse', async (request, reply) => {
-    const ms = Math.round(reply.elapsedTime)
-    request.log.info({ method: request.method, path: request.url, status: reply.statusCode, ms, requestId: request.id }, `${request.method} ${request.url} ${reply.statusCode} ${ms} ms`)
-  })
+  // One line per request, after the answer: what a person watching the terminal follows (no
+  // hook at all when that level is off: it would run on every request for nothing).
+  if (ctx.log.isLevelEnabled('info')) {
+    app.addHook('onResponse', async (request, reply) => {
+      const ms = Math.round(reply.elapsedTime)
+      request.log.info({ method: request.method, path: request.url, status: reply.statusCode, ms, requestId: request.id }, `${request.method} ${request.url} ${reply.statusCode} ${ms} ms`)
+    })
+  }
 
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: no promise per request for three headers.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
     reply.header('access-control-allow-origin', '*')
     reply.header('access-control-expose-headers', 'X-PAYMENT-RESPONSE, X-Payment-Required, X-402-Version, ETag, X-Request-Id, X-Block-Number')
+    done()
   })
 
   app.options('*', async (_request, reply) => {
@@ -96,15 +105,28 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
         ? `public, max-age=${op.cacheSeconds}${op.staleSeconds ? `, stale-while-revalidate=${op.staleSeconds}` : ''}`
         : 'no-store')
 
+  // A GET's input is its URL: the parsed input and its cache key, kept per URL, so a hot read
+  // does not validate and serialize the same query again (bounded: emptied when full).
+  const parsedByUrl = new Map<string, { input: unknown; key: string }>()
+
   app.route({
     method: op.method,
     url,
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const raw = {
-        ...(op.method === 'GET' ? (request.query as object) : (request.body as object) ?? {}),
-        ...(request.params as object),
+      let parsed = op.method === 'GET' ? parsedByUrl.get(request.url) : undefined
+      if (!parsed) {
+        const raw = {
+          ...(op.method === 'GET' ? (request.query as object) : (request.body as object) ?? {}),
+          ...(request.params as object),
+        }
+        const input = parseOperationInput(op, raw)
+        parsed = { input, key: op.cacheSeconds ? cacheKey(op, input) : '' }
+        if (op.method === 'GET') {
+          if (parsedByUrl.size >= PARSED_URLS) parsedByUrl.clear()
+          parsedByUrl.set(request.url, parsed)
+        }
       }
-      const input = parseOperationInput(op, raw)
+      const input = parsed.input
       const meta: RequestMeta = {
         headers: request.headers as Record<string, string | undefined>,
         transport: 'http',
@@ -127,7 +149,7 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation) {
       const freshness = { stamp: ctx.fresh.stamp(op.dependsOn ?? []), block: ctx.fresh.block(), minBlock }
       const computed =
         ttlMs > 0
-          ? await ctx.cache.get(cacheKey(op, input), ttlMs, run, (op.staleSeconds ?? 0) * 1000, freshness)
+          ? await ctx.cache.get(parsed.key, ttlMs, run, (op.staleSeconds ?? 0) * 1000, freshness)
           : { ...(await run()), block: op.method === 'GET' ? freshness.block : ctx.fresh.block() }
       // A handler that answers a 5xx itself (e.g. a looksmaxx still running) gets the same
       // request ID in its error body and in the log as a thrown error would.
