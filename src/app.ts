@@ -13,6 +13,8 @@ import { createResponseCache } from './cache/response-cache.ts'
 import { createFreshness } from './cache/freshness.ts'
 import { catchUp } from './cache/catch-up.ts'
 import { createProfileCache } from './chain/reads/profile-cache.ts'
+import { createPortraitProjection } from './store/portrait-projection.ts'
+import { BOARD_SIZE } from './store/portraits.ts'
 import { createHttpServer } from './http/server.ts'
 import { mountWeb } from './web/routes.ts'
 import { operations as registry } from './operations/index.ts'
@@ -36,6 +38,8 @@ import { Redis } from 'ioredis'
 
 /** How long a burner's profile (name, profile, reputation) is kept without an event renewing it. */
 const PROFILE_TTL_MS = 30_000
+/** How long the gallery and chadboard read models go without looking at the store when no event says it changed. */
+const READ_MODEL_TTL_MS = 5_000
 
 export type App = {
   ctx: Context
@@ -169,6 +173,9 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     cache: createResponseCache(),
     fresh,
     profiles: createProfileCache(chain, fresh, PROFILE_TTL_MS),
+    // Not the response cache (CACHE_TTL_SECONDS does not apply): the gallery's and chadboard's
+    // read models. Their time to live bounds only writes nobody announces.
+    readModels: { portraits: createPortraitProjection(db, fresh, { boardSize: BOARD_SIZE, ttlMs: READ_MODEL_TTL_MS }) },
     operations: options.operations ?? registry,
     bus,
     pipeline: { deps, facilitator, worker, owner: worker.owner, leaseMs },

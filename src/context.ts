@@ -5,6 +5,7 @@ import type { Db } from './store/db.ts'
 import type { ResponseCache } from './cache/response-cache.ts'
 import type { Freshness } from './cache/freshness.ts'
 import type { ProfileCache } from './chain/reads/profile-cache.ts'
+import type { PortraitProjection } from './store/portrait-projection.ts'
 import type { PipelineDeps } from './pipeline/deps.ts'
 import type { Worker } from './pipeline/worker.ts'
 import type { EventBus } from './adapters/bus/port.ts'
@@ -35,6 +36,8 @@ export type Context = {
   fresh: Freshness
   /** Names, profiles and reputations of burners, renewed on their events (chadboard). */
   profiles: ProfileCache
+  /** Read models held in memory, renewed by the events that write their tables (gallery, chadboard). */
+  readModels: { portraits: PortraitProjection }
   /** The registry, for operations that describe the service itself (OpenAPI, manifests). */
   operations: Array<Registry[keyof Registry]>
   bus: EventBus

@@ -18,6 +18,8 @@ import { requireJsonBody } from './content-type.ts'
 
 /** Large enough for a 4 MB portrait in base64 plus the rest of the body (MCP tool calls carry it too). */
 const BODY_LIMIT = 7 * 1024 * 1024
+/** URLs whose parsed input a GET route keeps (distinct queries of one route). */
+const PARSED_URLS = 1024
 
 /** Headers a browser may send and read (CORS); README: Abuse resistance. */
 const ALLOWED_HEADERS = ['Content-Type', 'X-PAYMENT', 'PAYMENT-SIGNATURE', 'Access-Control-Expose-Headers', 'Last-Event-ID', 'If-None-Match', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'X-Min-Block']
@@ -45,25 +47,34 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
     keepAliveTimeout: 65_000,
     // Requests that arrive while stopping get the JSON error body below, not Fastify's own.
     return503OnClosing: false,
+    // A silent logger writes nothing, so a child per request (to bind its ID) is pure cost.
+    ...(ctx.log.isLevelEnabled('fatal') ? {} : { childLoggerFactory: (logger: FastifyBaseLogger) => logger }),
   })
   const metrics = createMetrics(ctx)
   const streams = new Set<() => void>()
   let closing = false
 
-  // One line per request, after the answer: what a person watching the terminal follows.
+  // One line per request, after the answer: what a person watching the terminal follows (the
+  // log call is skipped when that level is off), and the request in the metrics.
+  const logRequests = ctx.log.isLevelEnabled('info')
   app.addHook('onResponse', async (request, reply) => {
-    const ms = Math.round(reply.elapsedTime)
-    request.log.info({ method: request.method, path: request.url, status: reply.statusCode, ms, requestId: request.id }, `${request.method} ${request.url} ${reply.statusCode} ${ms} ms`)
+    if (logRequests) {
+      const ms = Math.round(reply.elapsedTime)
+      request.log.info({ method: request.method, path: request.url, status: reply.statusCode, ms, requestId: request.id }, `${request.method} ${request.url} ${reply.statusCode} ${ms} ms`)
+    }
     // The route pattern, so /api/metadata/1 and /api/metadata/2 are one series; unknown URLs one more.
     metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
   })
 
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: no promise per request for three headers.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
     if (closing) {
       reply.header('connection', 'close')
-      throw new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down; retry on another instance.')
+      done(new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down; retry on another instance.'))
+      return
     }
+    done()
   })
 
   // Stop: new requests get 503, stream clients get a close event (they reconnect elsewhere), and
@@ -149,6 +160,10 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, li
         : 'no-store')
 
   const limitClass = limitClassOf(op)
+  // A GET's input is its URL: the parsed input and its cache key, kept per URL, so a hot read
+  // does not validate and serialize the same query again (bounded: emptied when full).
+  const parsedByUrl = new Map<string, { input: unknown; key: string }>()
+
   app.route({
     method: op.method,
     url,
@@ -156,11 +171,20 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, li
     // Refused before the body is read: a client over its limit, a body that is not JSON.
     onRequest: [limiter.ipHook(limitClass), ...(op.method === 'POST' ? [requireJsonBody] : [])],
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const raw = {
-        ...(op.method === 'GET' ? (request.query as object) : (request.body as object) ?? {}),
-        ...(request.params as object),
+      let parsed = op.method === 'GET' ? parsedByUrl.get(request.url) : undefined
+      if (!parsed) {
+        const raw = {
+          ...(op.method === 'GET' ? (request.query as object) : (request.body as object) ?? {}),
+          ...(request.params as object),
+        }
+        const input = parseOperationInput(op, raw)
+        parsed = { input, key: op.cacheSeconds ? cacheKey(op, input) : '' }
+        if (op.method === 'GET') {
+          if (parsedByUrl.size >= PARSED_URLS) parsedByUrl.clear()
+          parsedByUrl.set(request.url, parsed)
+        }
       }
-      const input = parseOperationInput(op, raw)
+      const input = parsed.input
       await limiter.checkWallet(request, limitClass, input)
       const meta: RequestMeta = {
         headers: request.headers as Record<string, string | undefined>,
@@ -184,7 +208,7 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, li
       const freshness = { stamp: ctx.fresh.stamp(op.dependsOn ?? []), block: ctx.fresh.block(), minBlock }
       const computed =
         ttlMs > 0
-          ? await ctx.cache.get(cacheKey(op, input), ttlMs, run, (op.staleSeconds ?? 0) * 1000, freshness)
+          ? await ctx.cache.get(parsed.key, ttlMs, run, (op.staleSeconds ?? 0) * 1000, freshness)
           : { ...(await run()), block: op.method === 'GET' ? freshness.block : ctx.fresh.block() }
       // A handler that answers a 5xx itself (e.g. a looksmaxx still running) gets the same
       // request ID in its error body and in the log as a thrown error would.

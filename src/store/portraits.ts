@@ -54,6 +54,8 @@ export async function insertPortrait(db: Queryable, p: Omit<PortraitRecord, 'min
 
 /** Images kept per burner on the chadboard. */
 export const BOARD_IMAGES = 12
+/** Burners shown on the chadboard. */
+export const BOARD_SIZE = 100
 
 /** Portraits minted, and the tokens their burns sent beyond the dead address (fund, referral). */
 export async function getPortraitTotals(db: Queryable): Promise<{ portraits: number; beyondDeadWei: bigint }> {
@@ -114,7 +116,7 @@ export type BurnerTotals = {
  */
 export async function listBurnerTotals(db: Queryable, limit: number): Promise<BurnerTotals[]> {
   const { rows } = await db.query<Record<string, any>>(
-    'SELECT burner, portraits, burned_wei, images FROM burner_boards ORDER BY portraits DESC, burned_wei DESC, latest_at DESC LIMIT $1',
+    'SELECT burner, portraits, burned_wei, images FROM burner_boards ORDER BY portraits DESC, burned_wei DESC, latest_at DESC, lower(burner) LIMIT $1',
     [limit],
   )
   return rows.map((r) => ({

@@ -1,12 +1,30 @@
 import { z } from 'zod'
 import { formatUnits } from 'viem'
-import { defineOperation } from '../define.ts'
+import { defineOperation, respond } from '../define.ts'
 import { addressOut, isoTimestamp } from '../schemas.ts'
-import { BOARD_IMAGES, listBurnerTotals } from '../../store/portraits.ts'
+import { BOARD_IMAGES, BOARD_SIZE } from '../../store/portraits.ts'
+import type { HeldBoardRow } from '../../store/portrait-projection.ts'
+import type { Profile } from '../../chain/reads/read-profiles.ts'
+import { joinFragments, JSON_TYPE, renderFragment, type Fragment } from './fragments.ts'
 
 /** The board shows the top burners, each with their latest portraits. */
-export const CHADBOARD_SIZE = 100
+export const CHADBOARD_SIZE = BOARD_SIZE
 export const IMAGES_PER_ENTRY = BOARD_IMAGES
+
+const boardEntry = z.object({
+  address: addressOut,
+  chainName: z.string().nullable(),
+  chainProfile: z.object({ avatar: z.string(), description: z.string(), twitter: z.string(), url: z.string() }).nullable(),
+  totalBurns: z.number().int(),
+  totalBurned: z.number(),
+  latestImage: z.string(),
+  latestTimestamp: isoTimestamp,
+  images: z.array(z.object({ ipfsUrl: z.string(), timestamp: isoTimestamp, txHash: z.string() })),
+  reputation: z.object({ score: z.number().nullable(), count: z.number().int() }),
+})
+
+/** Each held board row's entry, serialized once per row and profile (both replaced when they change). */
+const fragments = new WeakMap<HeldBoardRow, { profile: Profile | undefined; fragment: Fragment }>()
 
 export const getChadboard = defineOperation({
   id: 'get_chadboard',
@@ -17,19 +35,7 @@ export const getChadboard = defineOperation({
   tags: ['read'],
   input: z.object({}),
   output: z.object({
-    entries: z.array(
-      z.object({
-        address: addressOut,
-        chainName: z.string().nullable(),
-        chainProfile: z.object({ avatar: z.string(), description: z.string(), twitter: z.string(), url: z.string() }).nullable(),
-        totalBurns: z.number().int(),
-        totalBurned: z.number(),
-        latestImage: z.string(),
-        latestTimestamp: isoTimestamp,
-        images: z.array(z.object({ ipfsUrl: z.string(), timestamp: isoTimestamp, txHash: z.string() })),
-        reputation: z.object({ score: z.number().nullable(), count: z.number().int() }),
-      }),
-    ),
+    entries: z.array(boardEntry),
     agentId: z.string().nullable(),
   }),
   errors: ['UPSTREAM_FAILED'],
@@ -37,15 +43,20 @@ export const getChadboard = defineOperation({
   staleSeconds: 20,
   dependsOn: ['portraits', 'profiles'],
   async handler(ctx) {
-    const totals = await listBurnerTotals(ctx.db, CHADBOARD_SIZE)
+    // The top burners from the chadboard's read model; profiles are held until their events
+    // renew them. An entry is serialized again only when its row or its profile changed.
+    const board = await ctx.readModels.portraits.board()
     // Burners are stored checksummed (they come from a parsed address), so no hashing here.
-    const profiles = await ctx.profiles.get(totals.map((t) => t.burner as `0x${string}`))
+    const profiles = await ctx.profiles.get(board.map((t) => t.burner as `0x${string}`))
     const gateway = (cid: string) => ctx.pipeline.deps.ipfs.gatewayUrl(cid)
-    return {
-      entries: totals.map((t) => {
-        const p = profiles.get(t.burner.toLowerCase())
-        const latest = t.images[0]!
-        return {
+    const entries = board.map((t) => {
+      const p = profiles.get(t.burner.toLowerCase())
+      const held = fragments.get(t)
+      if (held && held.profile === p) return held.fragment
+      const latest = t.images[0]!
+      const fragment = renderFragment(
+        boardEntry,
+        {
           address: t.burner,
           chainName: p?.name ?? null,
           chainProfile: p?.profile ?? null,
@@ -55,9 +66,13 @@ export const getChadboard = defineOperation({
           latestTimestamp: latest.timestamp,
           images: t.images.map((i) => ({ ipfsUrl: gateway(i.imageCid), timestamp: i.timestamp, txHash: i.burnTxHash })),
           reputation: p?.reputation ?? { score: null, count: 0 },
-        }
-      }),
-      agentId: ctx.chain.agentId?.toString() ?? null,
-    }
+        },
+        'a chadboard entry',
+      )
+      fragments.set(t, { profile: p, fragment })
+      return fragment
+    })
+    const { bytes, etag } = joinFragments('{"entries":[', entries, `],"agentId":${JSON.stringify(ctx.chain.agentId?.toString() ?? null)}}`)
+    return respond(200, bytes, { etag, 'content-type': JSON_TYPE })
   },
 })

@@ -1,8 +1,23 @@
 import { z } from 'zod'
 import { formatUnits } from 'viem'
-import { defineOperation } from '../define.ts'
+import { defineOperation, respond } from '../define.ts'
 import { addressOut, isoTimestamp, queryInt } from '../schemas.ts'
-import { listPortraits } from '../../store/portraits.ts'
+import type { HeldPortrait } from '../../store/portrait-projection.ts'
+import { joinFragments, JSON_TYPE, renderFragment, type Fragment } from './fragments.ts'
+
+const galleryEntry = z.object({
+  txHash: z.string(),
+  burner: addressOut,
+  prompt: z.string(),
+  cid: z.string(),
+  ipfsUrl: z.string(),
+  timestamp: isoTimestamp,
+  burnAmount: z.number(),
+  tokenId: z.string(),
+})
+
+/** Each held portrait's entry, serialized once (the gateway URL is fixed once listening). */
+const fragments = new WeakMap<HeldPortrait, Fragment>()
 
 export const getGallery = defineOperation({
   id: 'get_gallery',
@@ -18,18 +33,7 @@ export const getGallery = defineOperation({
     offset: queryInt({ min: 0, default: 0, description: 'Entries to skip, 0 or more' }),
   }),
   output: z.object({
-    burns: z.array(
-      z.object({
-        txHash: z.string(),
-        burner: addressOut,
-        prompt: z.string(),
-        cid: z.string(),
-        ipfsUrl: z.string(),
-        timestamp: isoTimestamp,
-        burnAmount: z.number(),
-        tokenId: z.string(),
-      }),
-    ),
+    burns: z.array(galleryEntry),
     limit: z.number().int(),
     offset: z.number().int(),
   }),
@@ -38,20 +42,31 @@ export const getGallery = defineOperation({
   staleSeconds: 10,
   dependsOn: ['portraits'],
   async handler(ctx, { limit, offset }) {
-    const rows = await listPortraits(ctx.db, limit, offset)
-    return {
-      burns: rows.map((r) => ({
-        txHash: r.burnTxHash,
-        burner: r.burner,
-        prompt: 'looksmaxx',
-        cid: r.imageCid,
-        ipfsUrl: ctx.pipeline.deps.ipfs.gatewayUrl(r.imageCid),
-        timestamp: r.mintedAt.toISOString(),
-        burnAmount: Number(formatUnits(BigInt(r.burnAmountWei), 18)),
-        tokenId: r.tokenId,
-      })),
-      limit,
-      offset,
-    }
+    // The page from the gallery's read model (current as of every change applied here), as a
+    // join of entries validated and serialized once each.
+    const rows = await ctx.readModels.portraits.gallery(limit, offset)
+    const entries = rows.map((r) => {
+      let fragment = fragments.get(r)
+      if (!fragment) {
+        fragment = renderFragment(
+          galleryEntry,
+          {
+            txHash: r.burnTxHash,
+            burner: r.burner,
+            prompt: 'looksmaxx',
+            cid: r.imageCid,
+            ipfsUrl: ctx.pipeline.deps.ipfs.gatewayUrl(r.imageCid),
+            timestamp: r.mintedAt.toISOString(),
+            burnAmount: Number(formatUnits(BigInt(r.burnAmountWei), 18)),
+            tokenId: r.tokenId,
+          },
+          'a gallery entry',
+        )
+        fragments.set(r, fragment)
+      }
+      return fragment
+    })
+    const { bytes, etag } = joinFragments('{"burns":[', entries, `],"limit":${limit},"offset":${offset}}`)
+    return respond(200, bytes, { etag, 'content-type': JSON_TYPE })
   },
 })

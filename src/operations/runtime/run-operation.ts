@@ -30,7 +30,12 @@ export async function runOperation(
     throw new AppError('INTERNAL_ERROR', 'internal error', { cause: new Error(`${op.id} streams; it has no single answer`) })
   }
   if (isResponded(result)) {
-    if (result.body instanceof Uint8Array) return { status: result.status, body: result.body, headers: result.headers }
+    if (result.body instanceof Uint8Array) {
+      // JSON a read model serialized already (gallery, chadboard: validated fragment by
+      // fragment) goes out as is over HTTP; MCP and chat get the value.
+      const json = meta.transport !== 'http' && result.headers?.['content-type']?.startsWith('application/json')
+      return { status: result.status, body: json ? JSON.parse(Buffer.from(result.body).toString('utf8')) : result.body, headers: result.headers }
+    }
     const body = result.status === (op.status ?? 200) ? serializeOutput(op, result.body) : result.body
     return { status: result.status, body, headers: result.headers }
   }
@@ -56,6 +61,7 @@ export async function runOperationToBytes(
   meta: RequestMeta,
 ): Promise<CachedResponse> {
   const { status, body, headers } = await runOperation(ctx, op, input, meta)
-  const bytes = body instanceof Uint8Array ? Buffer.from(body) : Buffer.from(JSON.stringify(body))
-  return { status, bytes, etag: etagOf(bytes), headers }
+  const bytes = Buffer.isBuffer(body) ? body : body instanceof Uint8Array ? Buffer.from(body) : Buffer.from(JSON.stringify(body))
+  // A handler that knows its validator (a read model's page) spares hashing the whole answer.
+  return { status, bytes, etag: headers?.etag ?? etagOf(bytes), headers }
 }

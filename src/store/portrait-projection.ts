@@ -1,0 +1,189 @@
+import type { Queryable } from './db.ts'
+import type { Freshness } from '../cache/freshness.ts'
+import type { BurnerTotals, GalleryRow } from './portraits.ts'
+
+/** A gallery row and where it sorts: minted_at in microseconds (the database's precision). */
+export type HeldPortrait = GalleryRow & { atUs: bigint }
+/** A chadboard row and what it ranks by. */
+export type HeldBoardRow = BurnerTotals & { burnedWei: bigint; latestAtUs: bigint }
+
+/**
+ * The gallery and the chadboard as read models held in memory: every portrait, newest first,
+ * and the top `boardSize` burners, in the order the database gives them. They are not a
+ * response cache: they hold rows, never answers, and they are renewed by the same events that
+ * write the tables (a write of this process, or an invalidation heard from another instance
+ * through the bus: topic `portraits`), by reading from the store only what changed. A read
+ * after a change first brings them up to date (read-your-writes), and one whose data are older
+ * than `ttlMs` looks again, the bound for writes nobody announces.
+ *
+ * Held rows are immutable objects, replaced when they change: a caller may memoize what it
+ * derives from one (a serialized fragment) by identity.
+ */
+export type PortraitProjection = {
+  /** A page of the gallery, newest first (minted_at, then token ID, descending). */
+  gallery(limit: number, offset: number): Promise<HeldPortrait[]>
+  /** The top burners: portraits, then tokens burned, then the latest portrait, descending. */
+  board(): Promise<HeldBoardRow[]>
+  /** Forgets everything held: the next read loads it again (after a bulk load or a restore). */
+  reload(): void
+}
+
+/**
+ * How far back an incremental read looks past the newest portrait held: a recording
+ * transaction that took its minted_at (its start time) before that one but committed after
+ * it is still found. One that took longer is caught by the count check (a full reload).
+ */
+export const OVERLAP_SECONDS = 10
+
+const PORTRAIT_COLUMNS = `token_id, burner, burn_tx_hash, image_cid, burn_amount_wei, minted_at, (extract(epoch FROM minted_at) * 1000000)::bigint::text AS at_us`
+const BOARD_COLUMNS = `burner, portraits, burned_wei::text AS burned_wei, (extract(epoch FROM latest_at) * 1000000)::bigint::text AS latest_us, images`
+
+type Version = { portraits: number; block: bigint }
+
+export function createPortraitProjection(db: Queryable, fresh: Freshness, options: { boardSize: number; ttlMs: number; overlapSeconds?: number; clock?: () => number }): PortraitProjection {
+  const clock = options.clock ?? Date.now
+  const overlap = options.overlapSeconds ?? OVERLAP_SECONDS
+  let portraits: HeldPortrait[] = []
+  let byToken = new Map<string, HeldPortrait>()
+  let board: HeldBoardRow[] = []
+  let loaded = false
+  let synced: Version = { portraits: -1, block: -1n }
+  let syncedAt = 0
+  let running: { version: Version; done: Promise<void> } | undefined
+
+  const now = (): Version => ({ portraits: Number(fresh.stamp(['portraits'])), block: fresh.block() })
+  const covers = (have: Version, want: Version) => have.portraits >= want.portraits && have.block >= want.block
+
+  async function loadAll(): Promise<void> {
+    // The board after the portraits: its snapshot is at least as new, so no portrait held is
+    // missing from it (one it has and the list lacks is found by the next catch-up).
+    const rows = await db.query<Record<string, any>>(`SELECT ${PORTRAIT_COLUMNS} FROM portraits`)
+    const top = await db.query<Record<string, any>>(`SELECT ${BOARD_COLUMNS} FROM burner_boards ORDER BY portraits DESC, burned_wei DESC, latest_at DESC, lower(burner) LIMIT $1`, [options.boardSize])
+    portraits = rows.rows.map(toPortrait).sort(newestFirst)
+    byToken = new Map(portraits.map((p) => [p.tokenId, p]))
+    board = top.rows.map(toBoardRow)
+    loaded = true
+  }
+
+  /** Reads the portraits recorded since the newest one held, and the board rows of their burners. */
+  async function catchUp(): Promise<void> {
+    const since = portraits[0]?.atUs ?? 0n
+    // One statement, one snapshot: the count and the rows agree.
+    const { rows } = await db.query<Record<string, any>>(
+      `SELECT t.total, p.* FROM (SELECT coalesce((SELECT portraits FROM portrait_totals), 0)::text AS total) t
+       LEFT JOIN LATERAL (SELECT ${PORTRAIT_COLUMNS} FROM portraits WHERE minted_at >= to_timestamp($1::double precision / 1000000) - make_interval(secs => $2)) p ON true`,
+      [since.toString(), overlap],
+    )
+    const total = Number(rows[0]?.total ?? 0)
+    const added = rows.filter((r) => r.token_id != null && !byToken.has(String(r.token_id))).map(toPortrait).sort(newestFirst)
+    for (const p of added) {
+      portraits.splice(insertionIndex(portraits, p), 0, p)
+      byToken.set(p.tokenId, p)
+    }
+    // Portraits are never removed or rewritten: a count that differs means a row this read
+    // could not see (a long transaction, a bulk load, a reset). Start again from the tables.
+    if (portraits.length !== total) return loadAll()
+    if (added.length === 0) return
+    const burners = [...new Set(added.map((p) => p.burner))]
+    const changed = await db.query<Record<string, any>>(`SELECT ${BOARD_COLUMNS} FROM burner_boards WHERE burner = ANY($1)`, [burners])
+    board = mergeBoard(board, changed.rows.map(toBoardRow), options.boardSize)
+  }
+
+  /** Brings the models up to `want`: one read at a time, shared by every reader waiting. */
+  async function current(): Promise<void> {
+    const want = now()
+    for (;;) {
+      if (loaded && covers(synced, want) && clock() - syncedAt < options.ttlMs) return
+      if (running && covers(running.version, want)) return running.done
+      if (running) {
+        await running.done.catch(() => {})
+        continue
+      }
+      const version = now()
+      const startedAt = clock()
+      const done = (loaded ? catchUp() : loadAll())
+        .then(() => {
+          synced = version
+          syncedAt = startedAt
+        })
+        .finally(() => (running = undefined))
+      running = { version, done }
+      return done
+    }
+  }
+
+  return {
+    async gallery(limit, offset) {
+      await current()
+      return portraits.slice(offset, offset + limit)
+    },
+    async board() {
+      await current()
+      return board
+    },
+    reload() {
+      loaded = false
+    },
+  }
+}
+
+function toPortrait(r: Record<string, any>): HeldPortrait {
+  return {
+    tokenId: String(r.token_id),
+    burner: r.burner,
+    burnTxHash: r.burn_tx_hash,
+    imageCid: r.image_cid,
+    burnAmountWei: String(r.burn_amount_wei),
+    mintedAt: new Date(r.minted_at),
+    atUs: BigInt(r.at_us),
+  }
+}
+
+function toBoardRow(r: Record<string, any>): HeldBoardRow {
+  return {
+    burner: r.burner,
+    totalBurns: Number(r.portraits),
+    totalBurnedWei: String(r.burned_wei),
+    images: typeof r.images === 'string' ? JSON.parse(r.images) : r.images,
+    burnedWei: BigInt(r.burned_wei),
+    latestAtUs: BigInt(r.latest_us),
+  }
+}
+
+const cmp = (a: bigint, b: bigint) => (a > b ? -1 : a < b ? 1 : 0)
+
+/** The gallery's order: minted_at, then token ID, both descending. */
+export function newestFirst(a: HeldPortrait, b: HeldPortrait): number {
+  return cmp(a.atUs, b.atUs) || cmp(BigInt(a.tokenId), BigInt(b.tokenId))
+}
+
+/** The chadboard's order, as its query writes it (the lower-cased address breaks the last tie). */
+export function boardOrder(a: HeldBoardRow, b: HeldBoardRow): number {
+  if (a.totalBurns !== b.totalBurns) return b.totalBurns - a.totalBurns
+  const burned = cmp(a.burnedWei, b.burnedWei) || cmp(a.latestAtUs, b.latestAtUs)
+  if (burned) return burned
+  const [x, y] = [a.burner.toLowerCase(), b.burner.toLowerCase()]
+  return x < y ? -1 : x > y ? 1 : 0
+}
+
+function insertionIndex(sorted: HeldPortrait[], p: HeldPortrait): number {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (newestFirst(sorted[mid]!, p) < 0) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * The top `size` burners after some of them changed. A burner's rank only rises (its
+ * portraits, tokens burned and latest portrait only grow), so one outside the held top can
+ * enter it only by changing: the changed rows, merged with the held ones, give the new top.
+ */
+export function mergeBoard(held: HeldBoardRow[], changed: HeldBoardRow[], size: number): HeldBoardRow[] {
+  const byBurner = new Map(held.map((r) => [r.burner, r]))
+  for (const row of changed) byBurner.set(row.burner, row)
+  return [...byBurner.values()].sort(boardOrder).slice(0, size)
+}
