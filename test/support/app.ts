@@ -25,6 +25,12 @@ export async function startTestApp(options: {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATA_DIR: dataDir,
     RPC_URL: options.rpcUrl,
+    // Functional tests send far more writes per wallet than a person would; the limits have their
+    // own tests (test/ops/abuse.test.ts), which set them explicitly.
+    RATE_LIMIT_WRITES_PER_MINUTE: '0',
+    RATE_LIMIT_WALLET_WRITES_PER_MINUTE: '0',
+    RATE_LIMIT_EXPENSIVE_PER_MINUTE: '0',
+    RATE_LIMIT_WALLET_EXPENSIVE_PER_MINUTE: '0',
     ...backend.env,
     ...options.env,
   })

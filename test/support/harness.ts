@@ -109,6 +109,12 @@ export async function buildApp(devnet: TestDevnet, options: AppOptions = {}): Pr
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATA_DIR: dataDir,
     RPC_URL: options.rpcUrl?.(devnet) ?? devnet.url,
+    // Functional tests send far more writes per wallet than a person would; the limits have their
+    // own tests (test/ops/abuse.test.ts), which set them explicitly.
+    RATE_LIMIT_WRITES_PER_MINUTE: '0',
+    RATE_LIMIT_WALLET_WRITES_PER_MINUTE: '0',
+    RATE_LIMIT_EXPENSIVE_PER_MINUTE: '0',
+    RATE_LIMIT_WALLET_EXPENSIVE_PER_MINUTE: '0',
     ...(pg ? { DATABASE_URL: pg.url } : {}),
     ...options.env,
   })

@@ -56,7 +56,15 @@ test('/ shows the price, the gallery, the chadboard, the chart and the API refer
   const figure = page.locator(`#gallery-grid figure[data-token-id="${firstTokenId}"]`)
   await figure.waitFor()
   // The portrait image loads from the IPFS gateway (lazily: once scrolled into view).
-  await figure.scrollIntoViewIfNeeded()
+  // The gallery is re-rendered when events arrive: scroll again if the figure was replaced meanwhile.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await figure.scrollIntoViewIfNeeded({ timeout: 5_000 })
+      break
+    } catch (error) {
+      if (attempt >= 4 || !/not attached/.test(String(error))) throw error
+    }
+  }
   const image = `#gallery-grid figure[data-token-id="${firstTokenId}"] img`
   await page.waitForFunction(`(() => { const img = document.querySelector('${image}'); return img.complete && img.naturalWidth > 0 })()`)
   const row = page.locator(`#chadboard-rows tr[data-address="${holder.address}"]`)
