@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { useDevnet, buildApp, type TestApp } from '../support/harness.ts'
+import { testDevnet, releaseDevnet, buildApp, type TestApp, type TestDevnet } from '../support/harness.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { looksmaxxBody, generateBody, burnOf } from '../support/builders.ts'
 import { startRpcProxy } from '../support/rpc-proxy.ts'
@@ -11,14 +11,8 @@ import { startRpcProxy } from '../support/rpc-proxy.ts'
  * payment authorization reused for a second burn, end to end.
  */
 const E18 = 10n ** 18n
-/**
- * Not yet seen passing: on the (heavily loaded) machine of the branch that added this file the
- * before hook failed (createApp could not read devnet_info through the RPC proxy), so none of
- * these ran. They run and report as TODO, without failing the suite, until someone sees them pass
- * and removes this option.
- */
-const pending = { todo: 'never seen passing yet: the before hook could not reach devnet_info through the RPC proxy' }
-const devnet = useDevnet()
+// Acquired in the one before hook: the proxy needs the devnet's URL before the app is built.
+let devnet: TestDevnet
 let proxy: Awaited<ReturnType<typeof startRpcProxy>>
 let app: TestApp & { stop(): Promise<void> }
 let image: string
@@ -26,17 +20,20 @@ let requirements: any
 let agent: Agent
 
 before(async () => {
+  devnet = await testDevnet()
   // The service reads the chain through a proxy a test can make fail.
   proxy = await startRpcProxy(devnet.url)
   app = await buildApp(devnet, { rpcUrl: () => proxy.url, env: { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50', LOOKSMAXX_WAIT_SECONDS: '30' } })
   image = await portraitBase64()
   requirements = (await app.get('/api/x402/looksmaxx')).body.accepts[0]
-  agent = await createAgent(app.url, devnet.url, 11)
+  // Accounts 4-9 hold USDm and have approved the forwarder (README: Devnet accounts).
+  agent = await createAgent(app.url, devnet.url, 8)
   await agent.buyTokens('3')
 })
 after(async () => {
   await app?.stop()
   await proxy?.close()
+  await releaseDevnet()
 })
 
 const errorOf = (response: { status: number; body: any }, status: number, code: string) => {
@@ -44,13 +41,13 @@ const errorOf = (response: { status: number; body: any }, status: number, code: 
   assert.equal(response.body?.error?.code, code, JSON.stringify(response.body))
 }
 
-test('a body over the 7 MiB limit is 413 PAYLOAD_TOO_LARGE, before anything is read', pending, async () => {
+test('a body over the 7 MiB limit is 413 PAYLOAD_TOO_LARGE, before anything is read', async () => {
   const payload = JSON.stringify({ image: 'A'.repeat(7 * 1024 * 1024 + 1) })
   const response = await app.request('POST', '/api/x402/looksmaxx', { payload, headers: { 'content-type': 'application/json' } })
   errorOf(response, 413, 'PAYLOAD_TOO_LARGE')
 })
 
-test('/api/generate: 400 with its code for a missing field, a bad address and a bad signature', pending, async () => {
+test('/api/generate: 400 with its code for a missing field, a bad address and a bad signature', async () => {
   errorOf(await app.post('/api/generate', {}), 400, 'INVALID_INPUT')
   const hash = `0x${'ab'.repeat(32)}`
   const base = { burnTxHash: hash, devTxHash: hash, burnerAddress: agent.address, image, burnerSignature: `0x${'11'.repeat(65)}`, burnerDeadline: Math.floor(Date.now() / 1000) + 600 }
@@ -60,7 +57,7 @@ test('/api/generate: 400 with its code for a missing field, a bad address and a 
   errorOf(badHash, 400, 'INVALID_INPUT')
 })
 
-test('the cross-chain intent: 400 UNKNOWN_CHAIN, INVALID_ADDRESS and a bad amount', pending, async () => {
+test('the cross-chain intent: 400 UNKNOWN_CHAIN, INVALID_ADDRESS and a bad amount', async () => {
   errorOf(await app.get(`/api/cross-chain/intent?sourceChain=narnia&wallet=${agent.address}&amount=0.5`), 400, 'UNKNOWN_CHAIN')
   errorOf(await app.get('/api/cross-chain/intent?sourceChain=base&wallet=0x12&amount=0.5'), 400, 'INVALID_ADDRESS')
   const amount = await app.get(`/api/cross-chain/intent?sourceChain=base&wallet=${agent.address}&amount=lots`)
@@ -70,7 +67,7 @@ test('the cross-chain intent: 400 UNKNOWN_CHAIN, INVALID_ADDRESS and a bad amoun
   errorOf(await app.get(`/api/cross-chain/intent?wallet=${agent.address}`), 400, 'INVALID_INPUT')
 })
 
-test('the RPC failing during a looksmaxx: 502 UPSTREAM_FAILED with the request id, nothing charged; then it succeeds', pending, async () => {
+test('the RPC failing during a looksmaxx: 502 UPSTREAM_FAILED with the request id, nothing charged; then it succeeds', async () => {
   const burn = await burnOf(agent)
   const usdm = await agent.usdmBalance()
   const body = await looksmaxxBody(agent, burn, { image, requirements })
@@ -90,7 +87,7 @@ test('the RPC failing during a looksmaxx: 502 UPSTREAM_FAILED with the request i
   assert.equal(await agent.ownerOf(BigInt(retried.body.tokenId)), agent.address)
 })
 
-test('one payment authorization reused for a second burn is refused and charges nothing more', pending, async () => {
+test('one payment authorization reused for a second burn is refused and charges nothing more', async () => {
   const first = await burnOf(agent)
   const paid = await looksmaxxBody(agent, first, { image, requirements })
   const ok = await app.post('/api/x402/looksmaxx', paid)
@@ -110,7 +107,7 @@ test('one payment authorization reused for a second burn is refused and charges 
   assert.equal(fresh.status, 200, JSON.stringify(fresh.body))
 })
 
-test('generate body builder: a burner redeems its burns on /api/generate', pending, async () => {
+test('generate body builder: a burner redeems its burns on /api/generate', async () => {
   if ((await agent.coinBalance()) < 225_000n * E18) await agent.buyTokens('2')
   const burn = await burnOf(agent)
   const response = await app.post('/api/generate', await generateBody(agent, burn, { image }))
