@@ -199,7 +199,7 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, li
       // A client that needs an answer at least as new as a block (one a write of ours returned
       // in X-Block-Number) says so; this instance first catches up with the shared database.
       const asked = parseMinBlock(request)
-      if (asked !== undefined && ctx.fresh.block() < asked) await catchUp(ctx.db, ctx.fresh, asked, MIN_BLOCK_WAIT_MS, () => ctx.indexer.poke())
+      if (asked !== undefined && ctx.fresh.block() < asked) await catchUp(ctx.db, ctx.fresh, asked, MIN_BLOCK_WAIT_MS, () => ctx.indexer.poke(), () => ctx.chain.client.getBlockNumber({ cacheTime: 0 }))
       // A block not reached after the wait (not produced yet) is answered with what there is,
       // from the cache too; X-Block-Number says how new it is.
       const minBlock = asked !== undefined && ctx.fresh.block() >= asked ? asked : undefined

@@ -5,6 +5,7 @@ import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { openStream } from '../support/sse.ts'
+import { rpcClient } from '../support/rpc.ts'
 import { quoterV2Abi } from '../../src/chain/abis/uniswap.ts'
 import { POOL_FEE } from '../../src/chain/constants.ts'
 
@@ -92,6 +93,16 @@ describe('quotes and price after a swap', () => {
     const { status, body } = await getJson(`${app.url}/api/price?minBlock=latest`)
     assert.equal(status, 400)
     assert.equal(body.error.code, 'INVALID_INPUT')
+  })
+
+  test('minBlock beyond the chain head is not waited for: the answer says the block it is exact as of', async () => {
+    const head = BigInt(await rpcClient(devnet.url)<string>('eth_blockNumber'))
+    const started = Date.now()
+    const { status, headers } = await getJson(`${app.url}/api/stats?minBlock=${head + 1_000_000n}`)
+    assert.equal(status, 200)
+    assert.ok(BigInt(headers.get('x-block-number')!) <= head + 1n, 'the answer is as of the blocks that exist')
+    // The documented wait for a reachable block is 5 s; a block that does not exist skips it.
+    assert.ok(Date.now() - started < 5_000, `answered after ${Date.now() - started} ms`)
   })
 })
 
