@@ -1,11 +1,31 @@
 /**
- * Finds every *.test.ts under test/ and src/ and runs them with node:test (Node 20 does not
- * expand globs itself). Arguments narrow the run: `npm test -- test/http`.
+ * `npm test`: finds every *.test.ts under test/ and src/ (arguments narrow the run: `npm test --
+ * test/http`) and runs them in a few long-lived test processes instead of one process per file.
+ *
+ * A process per file (node --test) paid, per file, about 2 s to load the TypeScript of the
+ * service, 0.4 s for a devnet and more for PGlite's first start: about 5 s of 84 files' 14. Here
+ * the files are dealt into groups, each group one process (scripts/test/group.ts) that imports
+ * its files one after another, each inside a suite of its own, sharing the loaded code and one
+ * devnet (reverted between files by test/support/harness.ts). TEST_PROCESSES groups run at once
+ * (3 by default on 2 cores: much of a test is waiting for a socket, a block or a child process).
+ *
+ * A file that must have a process to itself (it changes process-wide state, or measures the
+ * process) says so with a line `// test: own process` and runs alone.
+ *
+ * Groups are balanced by each file's time in the previous run (.cache/test-times.json). The
+ * output is one line per file; the failures are printed again in full at the end.
  */
-import { readdirSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import { build } from './build.ts'
+import { MARK } from './test/reporter.ts'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const timesFile = path.join(root, '.cache', 'test-times.json')
+const DEFAULT_MS = 8_000
 
 function find(dir: string): string[] {
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return dir.endsWith('.test.ts') ? [dir] : []
@@ -16,18 +36,99 @@ function find(dir: string): string[] {
 }
 
 const roots = process.argv.slice(2).length ? process.argv.slice(2) : ['test', 'src']
-const files = roots.flatMap(find).sort()
+const files = [...new Set(roots.flatMap(find))].sort()
 if (files.length === 0) {
   console.error(`no test files under ${roots.join(', ')}`)
   process.exit(1)
 }
-// Tests that boot the service in a process of its own start it from dist/ (no TypeScript
-// loading per boot): build it once here, before the files run in parallel.
+
+const previous: Record<string, number> = existsSync(timesFile) ? JSON.parse(readFileSync(timesFile, 'utf8')) : {}
+const cost = (file: string) => previous[file] ?? DEFAULT_MS
+const ownProcess = (file: string) => /^\/\/ test: own process/m.test(readFileSync(file, 'utf8'))
+
+/** Jobs of the pool: each own-process file alone, the rest dealt into groups of similar time. */
+function plan(parallel: number): string[][] {
+  const alone = files.filter(ownProcess).map((file) => [file])
+  const shared = files.filter((file) => !ownProcess(file)).sort((a, b) => cost(b) - cost(a))
+  const total = shared.reduce((sum, file) => sum + cost(file), 0)
+  // Two groups per process slot, so the pool can even out what the estimates get wrong.
+  const count = Math.max(1, Math.min(shared.length, parallel * 2, Math.ceil(total / 20_000)))
+  const groups = Array.from({ length: count }, () => ({ files: [] as string[], ms: 0 }))
+  for (const file of shared) {
+    const lightest = groups.reduce((a, b) => (b.ms < a.ms ? b : a))
+    lightest.files.push(file)
+    lightest.ms += cost(file)
+  }
+  const jobCost = (job: string[]) => job.reduce((sum, file) => sum + cost(file), 0)
+  return [...alone, ...groups.map((g) => g.files.sort()).filter((g) => g.length)].sort((a, b) => jobCost(b) - jobCost(a))
+}
+
+type FileResult = { file: string; ms: number; pass: number; fail: number; skip: number; todo: number; ok: boolean }
+type Failure = { file: string; test: string; error: string }
+
+const parallel = Number(process.env.TEST_PROCESSES ?? 3)
 const started = Date.now()
 if (build({ ifChanged: true })) console.error(`# built dist/ in ${Date.now() - started} ms`)
-const child = spawn(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files],
-  { stdio: 'inherit' },
+
+const jobs = plan(parallel)
+// TEST_PLAN=1: print the processes and their files, run nothing.
+if (process.env.TEST_PLAN) {
+  for (const job of jobs) console.log(`${job.reduce((sum, file) => sum + cost(file), 0)} ms: ${job.join(' ')}`)
+  process.exit(0)
+}
+const results: FileResult[] = []
+const failures: Failure[] = []
+const crashed: string[] = []
+
+function runJob(job: string[]): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import', 'tsx',
+        '--test-force-exit',
+        '--test-timeout=300000',
+        `--test-reporter=${path.join(root, 'scripts/test/reporter.ts')}`,
+        '--test-reporter-destination=stdout',
+        path.join(root, 'scripts/test/group.ts'),
+        ...job,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    const done = new Set<string>()
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const at = line.indexOf(MARK)
+      if (at < 0) return console.log(line)
+      const event = JSON.parse(line.slice(at + MARK.length))
+      if (event.kind === 'fail') return failures.push(event)
+      done.add(event.file)
+      results.push(event)
+      const counts = [`${event.pass} passed`, event.fail && `${event.fail} FAILED`, event.skip && `${event.skip} skipped`, event.todo && `${event.todo} todo`].filter(Boolean).join(', ')
+      console.log(`${event.ok ? 'ok  ' : 'FAIL'} ${event.file} (${counts}; ${(event.ms / 1000).toFixed(1)} s)`)
+    })
+    child.on('exit', (code, signal) => {
+      // A process that died (or a file that never reported) fails the run visibly.
+      for (const file of job) if (!done.has(file)) crashed.push(`${file} (its process ended with ${signal ?? `code ${code}`} before the file finished)`)
+      resolve()
+    })
+  })
+}
+
+const queue = [...jobs]
+await Promise.all(
+  Array.from({ length: Math.min(parallel, queue.length) }, async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) await runJob(job)
+  }),
 )
-child.on('exit', (code) => process.exit(code ?? 1))
+
+mkdirSync(path.dirname(timesFile), { recursive: true })
+writeFileSync(timesFile, `${JSON.stringify({ ...previous, ...Object.fromEntries(results.map((r) => [r.file, r.ms])) }, null, 1)}\n`)
+
+const sum = (key: 'pass' | 'fail' | 'skip' | 'todo') => results.reduce((n, r) => n + r[key], 0)
+for (const failure of failures) console.log(`\n✖ ${failure.file} › ${failure.test}\n${failure.error}`)
+for (const line of crashed) console.log(`\n✖ ${line}`)
+console.log(
+  `\n# ${results.length} files, ${sum('pass') + sum('fail') + sum('skip') + sum('todo')} tests: ${sum('pass')} passed, ${sum('fail')} failed, ${sum('skip')} skipped, ${sum('todo')} todo; ` +
+    `${jobs.length} processes (${parallel} at a time), ${((Date.now() - started) / 1000).toFixed(1)} s`,
+)
+process.exit(failures.length || crashed.length || results.some((r) => !r.ok) ? 1 : 0)

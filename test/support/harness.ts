@@ -33,7 +33,9 @@ async function acquireDevnet(): Promise<Devnet> {
 }
 
 async function releaseDevnet(): Promise<void> {
-  if (--users > 0 || !shared) return
+  // In a test process shared by several files (scripts/test/group.ts) the devnet outlives each
+  // file: the next one reverts it to the deployed state instead of booting another.
+  if (--users > 0 || !shared || process.env.B2C_TEST_SHARED_PROCESS) return
   const devnet = await shared
   shared = undefined
   deployed = undefined
