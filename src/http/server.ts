@@ -77,6 +77,14 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
     done()
   })
 
+  // A request in flight when the stop began answers with `Connection: close`: otherwise its
+  // keep-alive socket stays open, idle, until keepAliveTimeout (65 s) and holds up the exit
+  // (Fastify closes the connections idle at the moment close() starts, not those idle later).
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close')
+    done(null, payload)
+  })
+
   // Stop: new requests get 503, stream clients get a close event (they reconnect elsewhere), and
   // Fastify's close then waits for the requests in flight.
   app.addHook('preClose', async () => {

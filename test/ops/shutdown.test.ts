@@ -5,9 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { startTestDevnet } from '../support/devnet.ts'
-import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
-import { freePort } from '../support/service-process.ts'
+import { startServiceProcess } from '../support/service-process.ts'
 import { createTestDatabase } from '../support/postgres.ts'
 import { TEST_DATABASE_URL } from '../support/env.ts'
 import { openDb } from '../../src/store/db.ts'
@@ -37,27 +35,6 @@ async function startHoldingProxy(target: string) {
   }
 }
 
-/** The service as `npm start` runs it, in a process of its own (started here with a patient deadline: the machine is shared). */
-async function startService(env: Record<string, string>) {
-  const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../src/main.ts', import.meta.url))], {
-    env: { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error', ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  })
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  const url = `http://127.0.0.1:${port}`
-  const service = { url, child, exited, stop: async () => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')) }
-  for (const deadline = Date.now() + 180_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} before it was ready`)
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return service
-    if (Date.now() > deadline) {
-      await service.stop()
-      throw new Error('the service did not start in 180 s')
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-}
-
 let devnet: Awaited<ReturnType<typeof startTestDevnet>>
 before(async () => {
   devnet = await startTestDevnet()
@@ -70,10 +47,10 @@ test('SIGTERM: stops accepting, finishes the request in flight, closes stream cl
   const database = await createTestDatabase()
   const proxy = await startHoldingProxy(devnet.url)
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-shutdown-'))
-  let service: Awaited<ReturnType<typeof startService>> | undefined
+  let service: Awaited<ReturnType<typeof startServiceProcess>> | undefined
   let db: Awaited<ReturnType<typeof openDb>> | undefined
   try {
-    service = await startService({ RPC_URL: proxy.url, DATABASE_URL: database.url, DATA_DIR: dataDir, INDEXER_POLL_MS: '100' })
+    service = await startServiceProcess({ RPC_URL: proxy.url, DATABASE_URL: database.url, DATA_DIR: dataDir, INDEXER_POLL_MS: '100' })
     // Opened once the service has migrated the database.
     db = await openDb({ url: database.url })
     // The service's indexer holds the shared lease: another instance would wait its turn.
