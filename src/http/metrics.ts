@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { Context } from '../context.ts'
 import { countSubmissionsByStatus, senderStats } from '../store/ops-stats.ts'
+import { sharedInFlight } from '../chain/sender/cached-for.ts'
 import { readIndexerLag } from './indexer-lag.ts'
 
 export type Metrics = {
@@ -24,6 +25,9 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 export function createMetrics(ctx: Context): Metrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
+  // A scrape collects every gauge at once: the gauges that read the same rows share one query.
+  const submissionsByStatus = sharedInFlight(() => countSubmissionsByStatus(ctx.db))
+  const senders = sharedInFlight(() => senderStats(ctx.db))
 
   const requests = new Counter({
     name: 'http_requests_total',
@@ -75,7 +79,7 @@ export function createMetrics(ctx: Context): Metrics {
     labelNames: ['status'] as const,
     registers: [registry],
     async collect() {
-      const rows = await countSubmissionsByStatus(ctx.db).catch(() => undefined)
+      const rows = await submissionsByStatus().catch(() => undefined)
       if (!rows) return
       this.reset()
       for (const row of rows) this.set({ status: row.status }, row.count)
@@ -86,7 +90,7 @@ export function createMetrics(ctx: Context): Metrics {
     help: 'Submissions claimed (and paid for) but not minted yet, all instances: work the pipeline owes.',
     registers: [registry],
     async collect() {
-      const rows = await countSubmissionsByStatus(ctx.db).catch(() => undefined)
+      const rows = await submissionsByStatus().catch(() => undefined)
       if (rows) this.set(rows.filter((row) => row.status !== 'minted').reduce((sum, row) => sum + row.count, 0))
     },
   })
@@ -107,7 +111,7 @@ export function createMetrics(ctx: Context): Metrics {
     labelNames: ['sender'] as const,
     registers: [registry],
     async collect() {
-      const rows = await senderStats(ctx.db).catch(() => undefined)
+      const rows = await senders().catch(() => undefined)
       if (!rows) return
       this.reset()
       for (const row of rows) this.set({ sender: row.sender }, row.highestNonce)
@@ -119,7 +123,7 @@ export function createMetrics(ctx: Context): Metrics {
     labelNames: ['sender'] as const,
     registers: [registry],
     async collect() {
-      const rows = await senderStats(ctx.db).catch(() => undefined)
+      const rows = await senders().catch(() => undefined)
       if (!rows) return
       this.reset()
       for (const row of rows) this.set({ sender: row.sender }, row.pending)

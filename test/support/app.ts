@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { loadConfig } from '../../src/config/load.ts'
+import { testConfig } from './harness.ts'
 import { createApp, type App } from '../../src/app.ts'
 import { testBackend } from './postgres.ts'
 
@@ -19,21 +19,7 @@ export async function startTestApp(options: {
 }): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-test-'))
   const backend = await testBackend(options.database)
-  const config = loadConfig({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATA_DIR: dataDir,
-    RPC_URL: options.rpcUrl,
-    // Functional tests send far more writes per wallet than a person would; the limits have their
-    // own tests (test/ops/abuse.test.ts), which set them explicitly.
-    RATE_LIMIT_WRITES_PER_MINUTE: '0',
-    RATE_LIMIT_WALLET_WRITES_PER_MINUTE: '0',
-    RATE_LIMIT_EXPENSIVE_PER_MINUTE: '0',
-    RATE_LIMIT_WALLET_EXPENSIVE_PER_MINUTE: '0',
-    ...backend.env,
-    ...options.env,
-  })
+  const config = testConfig({ DATA_DIR: dataDir, RPC_URL: options.rpcUrl, ...backend.env, ...(options.env ?? {}) })
   const app = await createApp(config, { images: options.images })
   const url = await app.listen()
   return {

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { startDevnet, type Devnet } from '../../src/devnet/start-devnet.ts'
 import { loadConfig } from '../../src/config/load.ts'
 import { createApp, type App, type CreateAppOptions } from '../../src/app.ts'
-import { createTestDatabase } from './postgres.ts'
+import { testBackend } from './postgres.ts'
 import { rpcClient } from './rpc.ts'
 
 /**
@@ -78,6 +78,24 @@ export async function testDevnet(): Promise<TestDevnet> {
 }
 export { releaseDevnet }
 
+/**
+ * The configuration of a service under test: 127.0.0.1 on a free port, quiet logs, rate limits
+ * off (functional tests send far more writes per wallet than a person would; the limits have
+ * their own tests, test/ops/abuse.test.ts, which set them), then `env` (DATA_DIR and RPC_URL at least).
+ */
+export function testConfig(env: Record<string, string>) {
+  return loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    RATE_LIMIT_WRITES_PER_MINUTE: '0',
+    RATE_LIMIT_WALLET_WRITES_PER_MINUTE: '0',
+    RATE_LIMIT_EXPENSIVE_PER_MINUTE: '0',
+    RATE_LIMIT_WALLET_EXPENSIVE_PER_MINUTE: '0',
+    ...env,
+  })
+}
+
 export type InjectResponse = { status: number; body: any; headers: Headers; text: string }
 
 export type TestApp = App & {
@@ -104,22 +122,9 @@ export type AppOptions = {
  */
 export async function buildApp(devnet: TestDevnet, options: AppOptions = {}): Promise<TestApp & { stop(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-test-'))
-  const pg = options.database === 'postgres' ? await createTestDatabase() : undefined
-  const config = loadConfig({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATA_DIR: dataDir,
-    RPC_URL: options.rpcUrl?.(devnet) ?? devnet.url,
-    // Functional tests send far more writes per wallet than a person would; the limits have their
-    // own tests (test/ops/abuse.test.ts), which set them explicitly.
-    RATE_LIMIT_WRITES_PER_MINUTE: '0',
-    RATE_LIMIT_WALLET_WRITES_PER_MINUTE: '0',
-    RATE_LIMIT_EXPENSIVE_PER_MINUTE: '0',
-    RATE_LIMIT_WALLET_EXPENSIVE_PER_MINUTE: '0',
-    ...(pg ? { DATABASE_URL: pg.url } : {}),
-    ...options.env,
-  })
+  // PGlite, or with TEST_BACKEND=postgres (the second leg of .ci/run) PostgreSQL and Redis.
+  const backend = await testBackend(options.database)
+  const config = testConfig({ DATA_DIR: dataDir, RPC_URL: options.rpcUrl?.(devnet) ?? devnet.url, ...backend.env, ...options.env })
   const app = await createApp(config, { images: options.images })
   const url = await app.listen()
   async function request(method: string, urlPath: string, init: { body?: unknown; headers?: Record<string, string>; payload?: string | Buffer } = {}): Promise<InjectResponse> {
@@ -150,7 +155,7 @@ export async function buildApp(devnet: TestDevnet, options: AppOptions = {}): Pr
     post: (urlPath, body, headers) => request('POST', urlPath, { body, headers }),
     async stop() {
       await app.close()
-      await pg?.drop()
+      await backend.drop()
       await rm(dataDir, { recursive: true, force: true })
     },
   }
