@@ -181,62 +181,52 @@ function assertOwed(response: { status: number; body: any }) {
   assert.match(response.body.error.details.statusUrl, /\/api\/x402\/looksmaxx\/0x/)
 }
 
-test('the image generator goes down when asked for the portrait: 502 with the status link, then minted once it is back', { skip }, async () => {
-  const p = await prepare(5)
-  traps.predict = () => up.replicate.down()
-  const response = await postJson(`${url}/api/x402/looksmaxx`, p.body)
-  assertOwed(response)
-  const owed = await waitForStatus(p.burns.burnTxHash, 'settled')
-  assert.ok(owed.retry?.attempts >= 1, 'the failing step is retried')
-  assert.equal(p.usdm - (await p.agent.usdmBalance()), E18, 'the payment is kept, not refunded nor charged again')
-  await up.replicate.restore()
-  await assertPaidOnceMintedOnce(p)
-})
-
-test('IPFS goes down when asked to pin: 502 with the status link, then minted once it is back', { skip }, async () => {
-  const p = await prepare(6)
-  traps.pin = () => up.pinata.down()
-  assertOwed(await postJson(`${url}/api/x402/looksmaxx`, p.body))
+// Taken away in the middle of the pipeline (a trap fires as the upstream is asked): the POST answers
+// the documented 502 with the status link, the payment is kept, and the portrait is minted
+// once the upstream is back.
+const midway: Array<{ name: string; trap: keyof typeof traps; upstream: keyof typeof up; agent: number; owedError?: RegExp }> = [
+  { name: 'the image generator goes down when asked for the portrait', trap: 'predict', upstream: 'replicate', agent: 5 },
   // The portrait is pinned as part of the step that ends in 'generated': it waits, paid for.
-  const owed = await waitForStatus(p.burns.burnTxHash, 'settled')
-  assert.match(owed.retry?.lastError ?? '', /Pinata/)
-  await up.pinata.restore()
-  await assertPaidOnceMintedOnce(p)
-})
+  { name: 'IPFS goes down when asked to pin', trap: 'pin', upstream: 'pinata', agent: 6, owedError: /Pinata/ },
+  { name: 'the RPC goes down after the settlement, before the mint', trap: 'pin', upstream: 'rpc', agent: 7 },
+]
+for (const fault of midway) {
+  test(`${fault.name}: 502 with the status link, then minted once it is back`, { skip }, async () => {
+    const p = await prepare(fault.agent)
+    traps[fault.trap] = () => up[fault.upstream].down()
+    assertOwed(await postJson(`${url}/api/x402/looksmaxx`, p.body))
+    if (fault.upstream !== 'rpc') {
+      // While the upstream is away the submission waits at 'settled', retried, and paid once.
+      const owed = await waitForStatus(p.burns.burnTxHash, 'settled')
+      assert.ok(owed.retry?.attempts >= 1, 'the failing step is retried')
+      if (fault.owedError) assert.match(owed.retry?.lastError ?? '', fault.owedError)
+      assert.equal(p.usdm - (await p.agent.usdmBalance()), E18, 'the payment is kept, not refunded nor charged again')
+    }
+    await up[fault.upstream].restore()
+    await assertPaidOnceMintedOnce(p)
+  })
+}
 
-test('the RPC goes down after the settlement, before the mint: 502 with the status link, then minted once it is back', { skip }, async () => {
-  const p = await prepare(7)
-  traps.pin = () => up.rpc.down()
-  assertOwed(await postJson(`${url}/api/x402/looksmaxx`, p.body))
-  await up.rpc.restore()
-  await assertPaidOnceMintedOnce(p)
-})
-
-test('the RPC is down when the request arrives: 502 UPSTREAM_FAILED, nothing consumed; the same request succeeds once it is back', { skip }, async () => {
-  const p = await prepare(8)
-  await up.rpc.down()
-  const response = await postJson(`${url}/api/x402/looksmaxx`, p.body)
-  await up.rpc.restore()
-  assert.equal(response.status, 502, JSON.stringify(response.body))
-  assert.equal(response.body.error.code, 'UPSTREAM_FAILED')
-  await assertNothingConsumed(p)
-  const again = await postJson(`${url}/api/x402/looksmaxx`, p.body)
-  assert.equal(again.status, 200, JSON.stringify(again.body))
-  await assertPaidOnceMintedOnce(p)
-})
-
-test('the facilitator is down at verification: 502 UPSTREAM_FAILED, nothing consumed; the same request succeeds once it is back', { skip }, async () => {
-  const p = await prepare(9)
-  await up.facilitator.down()
-  const response = await postJson(`${url}/api/x402/looksmaxx`, p.body)
-  await up.facilitator.restore()
-  assert.equal(response.status, 502, JSON.stringify(response.body))
-  assert.equal(response.body.error.code, 'UPSTREAM_FAILED')
-  await assertNothingConsumed(p)
-  const again = await postJson(`${url}/api/x402/looksmaxx`, p.body)
-  assert.equal(again.status, 200, JSON.stringify(again.body))
-  await assertPaidOnceMintedOnce(p)
-})
+// Away when the request arrives (before anything is claimed): 502 UPSTREAM_FAILED, nothing
+// consumed, and the very same request succeeds once it is back.
+const atArrival: Array<{ name: string; upstream: 'rpc' | 'facilitator'; agent: number }> = [
+  { name: 'the RPC is down when the request arrives', upstream: 'rpc', agent: 8 },
+  { name: 'the facilitator is down at verification', upstream: 'facilitator', agent: 9 },
+]
+for (const fault of atArrival) {
+  test(`${fault.name}: 502 UPSTREAM_FAILED, nothing consumed; the same request succeeds once it is back`, { skip }, async () => {
+    const p = await prepare(fault.agent)
+    await up[fault.upstream].down()
+    const response = await postJson(`${url}/api/x402/looksmaxx`, p.body)
+    await up[fault.upstream].restore()
+    assert.equal(response.status, 502, JSON.stringify(response.body))
+    assert.equal(response.body.error.code, 'UPSTREAM_FAILED')
+    await assertNothingConsumed(p)
+    const again = await postJson(`${url}/api/x402/looksmaxx`, p.body)
+    assert.equal(again.status, 200, JSON.stringify(again.body))
+    await assertPaidOnceMintedOnce(p)
+  })
+}
 
 test('the facilitator goes down after settling, before it answers: the outcome is read on chain, never settled twice', { skip }, async () => {
   const p = await prepare(5)
