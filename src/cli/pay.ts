@@ -16,7 +16,16 @@ export type PaymentRequirement = {
   extra?: { name?: string; version?: string }
 }
 
-export async function signExactPayment(account: LocalAccount, requirement: PaymentRequirement, chainId: number, now = Math.floor(Date.now() / 1000)) {
+/** The fields of the authorization; a caller may set any of them (tests sign tampered ones). */
+export type AuthorizationFields = { to: `0x${string}`; value: bigint; validAfter: bigint; validBefore: bigint; nonce: `0x${string}` }
+
+export async function signExactPayment(
+  account: LocalAccount,
+  requirement: PaymentRequirement,
+  chainId: number,
+  options: Partial<AuthorizationFields> & { now?: number } = {},
+) {
+  const { now = Math.floor(Date.now() / 1000), ...overrides } = options
   if (requirement.scheme !== 'exact') throw new Error(`unsupported payment scheme ${requirement.scheme}`)
   if (!requirement.extra?.name || !requirement.extra.version) throw new Error('the payment requirements lack the token\'s EIP-712 name and version (extra)')
   const authorization = {
@@ -26,6 +35,7 @@ export async function signExactPayment(account: LocalAccount, requirement: Payme
     validAfter: BigInt(now - 60),
     validBefore: BigInt(now + Math.min(requirement.maxTimeoutSeconds, 600)),
     nonce: toHex(randomBytes(32)),
+    ...overrides,
   }
   const signature = await account.signTypedData({
     domain: { name: requirement.extra.name, version: requirement.extra.version, chainId, verifyingContract: requirement.asset as `0x${string}` },

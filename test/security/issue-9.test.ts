@@ -90,16 +90,16 @@ describe('the lock: a stranger cannot hold the victim\'s burns', () => {
     assert.equal(before.victimUsdm - (await victim.usdmBalance()), E18, 'the victim paid 1 USDm once')
   })
 
-  test('an honest payment signed with validAfter = now is refused at once (402), nothing claimed; re-signed it redeems', async () => {
+  test('an honest payment not valid yet (validAfter ahead of the clock) is refused at once (402), nothing claimed; re-signed it redeems', async () => {
     const { burnTxHash, devTxHash } = await burnFresh(victim)
     const before = await snapshot()
     const body = { burnTxHash, devTxHash, burnerAddress: victim.address, image }
     const early = await looksmaxx({ ...body, paymentPayload: await victim.signPayment(requirements, { validAfter: nowSeconds() + 1n }) })
     assert.equal(early.status, 402, JSON.stringify(early.body))
     assert.match(early.body.error, /invalid_exact_evm_payload_authorization_valid_after/)
-    const now = await looksmaxx({ ...body, paymentPayload: await victim.signPayment(requirements, { validAfter: nowSeconds() }) })
-    assert.equal(now.status, 402, JSON.stringify(now.body))
-    assert.match(now.body.error, /valid_after/)
+    // validAfter = now exactly is refused too (the forwarder needs block.timestamp > validAfter),
+    // but end to end it is a race with the clock: a request checked in the next second is
+    // rightly accepted. The boundary is asserted with a fixed clock in src/x402/verify-payment.test.ts.
     await assertNothingConsumed(burnTxHash, before)
     const ok = await looksmaxx({ ...body, paymentPayload: await victim.signPayment(requirements) })
     assert.equal(ok.status, 200, JSON.stringify(ok.body))

@@ -1,3 +1,4 @@
+import { signExactPayment, type AuthorizationFields } from '../../src/cli/pay.ts'
 import { createPublicClient, createWalletClient, encodeFunctionData, erc20Abi, http, keccak256, parseAbi, parseSignature, zeroAddress, type Chain } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { randomBytes } from 'node:crypto'
@@ -64,40 +65,10 @@ export async function createAgent(appUrl: string, rpcUrl: string, index: number)
       return { burnTxHash, devTxHash }
     },
     /** Signs an EIP-3009 authorization for the first requirement of a 402 body. */
-    async signPayment(requirements: any, overrides: Partial<{ value: bigint; to: `0x${string}`; validAfter: bigint; validBefore: bigint; nonce: `0x${string}` }> = {}) {
-      const now = BigInt(Math.floor(Date.now() / 1000))
-      const authorization = {
-        from: account.address,
-        to: overrides.to ?? (requirements.payTo as `0x${string}`),
-        value: overrides.value ?? BigInt(requirements.maxAmountRequired),
-        validAfter: overrides.validAfter ?? now - 600n,
-        validBefore: overrides.validBefore ?? now + BigInt(requirements.maxTimeoutSeconds),
-        nonce: overrides.nonce ?? (`0x${randomBytes(32).toString('hex')}` as `0x${string}`),
-      }
-      const signature = await account.signTypedData({
-        domain: { name: requirements.extra.name, version: requirements.extra.version, chainId: 4326, verifyingContract: requirements.asset },
-        types: {
-          TransferWithAuthorization: [
-            { name: 'from', type: 'address' },
-            { name: 'to', type: 'address' },
-            { name: 'value', type: 'uint256' },
-            { name: 'validAfter', type: 'uint256' },
-            { name: 'validBefore', type: 'uint256' },
-            { name: 'nonce', type: 'bytes32' },
-          ],
-        },
-        primaryType: 'TransferWithAuthorization',
-        message: authorization,
-      })
-      return {
-        x402Version: 1,
-        scheme: 'exact',
-        network: 'megaeth',
-        payload: {
-          signature,
-          authorization: Object.fromEntries(Object.entries(authorization).map(([k, v]) => [k, String(v)])),
-        },
-      }
+    /** The x402 v1 "exact" payment the CLI signs (src/cli/pay.ts), with any field overridden. */
+    async signPayment(requirements: any, overrides: Partial<AuthorizationFields> = {}) {
+      // Ten minutes of slack before now (the CLI's one minute): devnet clocks of tests may lag.
+      return signExactPayment(account, requirements, 4326, { validAfter: BigInt(Math.floor(Date.now() / 1000) - 600), ...overrides })
     },
     /**
      * The burner's consent to redeem its burns (burnerSignature, burnerDeadline): an EIP-712
