@@ -10,44 +10,19 @@
  * of CPU even with noCheck, the per-file transform about 3 s. tsconfig.build.json holds the
  * options, so `tsc -p tsconfig.build.json` produces the same files.
  *
- * With `--if-changed` (the test runner) nothing is done when dist/ was built from the same
- * sources: a hash of src/ and the build configuration is kept in dist/.build-hash.
+ * With `--if-changed` (the test runner, postinstall) nothing is done when dist/ was built from
+ * the same sources: a hash of src/ and the build configuration is kept in dist/.build-hash
+ * (scripts/source-hash.mjs, which the `npm start` launcher reads too).
  */
-import { createHash } from 'node:crypto'
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
+import { distDir, files, isBuilt, isTest, root, sourceHash, srcDir } from './source-hash.mjs'
 
-const require = createRequire(import.meta.url)
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const srcDir = path.join(root, 'src')
-export const distDir = path.join(root, 'dist')
-const hashFile = path.join(distDir, '.build-hash')
+export { distDir, isBuilt, sourceHash }
 
-function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? files(path.join(dir, entry.name)) : [path.join(dir, entry.name)]))
-    .sort()
-}
-
-const isTest = (file: string) => file.endsWith('.test.ts')
 const isSource = (file: string) => file.endsWith('.ts') && !isTest(file)
-
-/** The sources, the build configuration and the compiler version, hashed. */
-export function sourceHash(): string {
-  const hash = createHash('sha256')
-  for (const file of files(srcDir).filter((f) => !isTest(f))) hash.update(path.relative(root, file)).update(readFileSync(file))
-  for (const file of ['tsconfig.json', 'tsconfig.build.json']) hash.update(readFileSync(path.join(root, file)))
-  hash.update((require('typescript/package.json') as { version: string }).version)
-  return hash.digest('hex').slice(0, 16)
-}
-
-/** Whether dist/ holds the build of the current sources. */
-export function isBuilt(): boolean {
-  return existsSync(hashFile) && readFileSync(hashFile, 'utf8') === sourceHash()
-}
 
 /** The options of tsconfig.build.json, as the compiler API takes them. */
 function compilerOptionsOf(outDir: string): ts.CompilerOptions {

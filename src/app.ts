@@ -56,6 +56,8 @@ export type CreateAppOptions = {
   images?: ImageGenerator
   /** Replaces the configured IPFS pinner (tests against a local server speaking a provider's API). */
   ipfs?: IpfsPinner
+  /** The database, already being opened (main.ts opens it while the service's modules load). */
+  db?: Promise<Db>
 }
 
 function imageConfig(config: Config): Parameters<typeof createImageGenerator>[0] {
@@ -104,7 +106,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       })
     : await readDevnetDeployment(rpcUrl)
 
-  const db = await openDb({ url: config.DATABASE_URL, dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, 'db') })
+  const db = await (options.db ?? openDb({ url: config.DATABASE_URL, dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, 'db') }))
   if (deployment.devnet) await followDevnetBoot(db, deployment.devnet.bootId, log)
 
   const chain = createChain({

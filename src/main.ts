@@ -175,13 +175,20 @@ async function main() {
   }
   const log = createLogger(config.LOG_LEVEL, { pretty: process.stdout.isTTY })
   const devnet = config.RPC_URL ? undefined : await startDevnetProcess(config, log)
-  // Loaded while the devnet boots in its own process (the two take about the same time).
+  // The database opens first (the embedded one compiles PostgreSQL's WebAssembly, partly on
+  // another thread, and reads its files), while the service's modules load and the devnet
+  // boots in its own process.
+  log.info('opening the database; loading the service')
+  const db = import('./store/db.ts').then(({ openDb }) =>
+    openDb({ url: config.DATABASE_URL, dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, 'db') }),
+  )
+  db.catch(() => {}) // awaited by createApp; a failure before that is not unhandled
   const { createApp } = await import('./app.ts')
   await devnet?.ready
   let app
   try {
-    log.info('opening the database, reading the contracts; then the indexer, workers and HTTP server start')
-    app = await createApp(config, { log })
+    log.info('reading the contracts; then the indexer, workers and HTTP server start')
+    app = await createApp(config, { log, db })
   } catch (error) {
     // Rules that span several variables (or the chain behind RPC_URL) are checked here.
     if (error instanceof ConfigError) {

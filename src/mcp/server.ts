@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { randomUUID } from 'node:crypto'
 import type { Context } from '../context.ts'
 import { mcpToolOperations, type AnyOperation } from '../operations/define.ts'
@@ -28,8 +27,22 @@ function describeTools(operations: AnyOperation[]) {
     }))
 }
 
+/**
+ * The SDK, imported on the first MCP request: with its dependencies it is some 60 modules that a
+ * start (and a process that never serves MCP) need not load before it is ready.
+ */
+let sdk: Promise<[typeof import('@modelcontextprotocol/sdk/server/index.js'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'), typeof import('@modelcontextprotocol/sdk/types.js')]> | undefined
+function loadSdk() {
+  return (sdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]))
+}
+
 /** One MCP server over the registry: every operation is a tool with the same schemas. */
-export function createMcpServer(ctx: Context, operations: AnyOperation[], requestId: () => string = randomUUID): Server {
+export async function createMcpServer(ctx: Context, operations: AnyOperation[], requestId: () => string = randomUUID): Promise<Server> {
+  const [{ Server }, , { CallToolRequestSchema, ListToolsRequestSchema }] = await loadSdk()
   const byId = new Map(mcpToolOperations(operations).map((op) => [op.id, op]))
   const tools = describeTools(operations)
   const server = new Server(
@@ -103,7 +116,8 @@ function toolError(body: unknown, requestId: string, structured = false): CallTo
 /** Streamable HTTP, stateless: a fresh server and transport per POST, as the SDK requires. */
 export function mountMcp(app: FastifyInstance, ctx: Context, operations: AnyOperation[]) {
   app.post(MCP_PATH, async (request, reply) => {
-    const server = createMcpServer(ctx, operations, () => request.id)
+    const server = await createMcpServer(ctx, operations, () => request.id)
+    const [, { StreamableHTTPServerTransport }] = await loadSdk()
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     reply.hijack()
     // The transport writes the raw response: carry the X-Request-Id as HTTP routes do (tool errors name it).

@@ -48,6 +48,9 @@ export type Port = keyof Context
 /** The part of the Context a handler declared in `uses`. */
 export type Ports<U extends Port> = Pick<Context, U>
 
+/** A header an operation reads or writes, for the OpenAPI document (the schema is JSON Schema 2020-12). */
+export type HeaderDoc = { name: string; description: string; required?: boolean; schema: Record<string, unknown> }
+
 export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType, U extends Port = Port> = {
   /** snake_case verb_noun: MCP tool name and OpenAPI operationId. */
   id: string
@@ -64,6 +67,10 @@ export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
   status?: number
   /** Other documented answers that are not errors (e.g. 402 with payment requirements). */
   extraResponses?: Array<{ status: number; description: string; schema: z.ZodType }>
+  /** Request headers the handler reads (e.g. x402 payment headers), documented in OpenAPI. */
+  requestHeaders?: HeaderDoc[]
+  /** Headers the handler writes on an answer of this status, documented in OpenAPI. */
+  responseHeaders?: Record<number, HeaderDoc[]>
   /** Public error codes the handler may raise besides INVALID_INPUT and INTERNAL_ERROR. */
   errors: ErrorCode[]
   /** Serve the same answer to the same input for this long (server side and Cache-Control). */

@@ -98,9 +98,6 @@ test('openapi.json has every method and path of the spec, with every status the 
   assert.equal(status, 200)
   const problems: string[] = []
   for (const { method, path, statuses } of endpoints) {
-    // The MCP transport speaks JSON-RPC (MCP), described by /.well-known/mcp.json and checked by
-    // test/mcp against the spec's 32 tools; it is not an HTTP operation of openapi.json.
-    if (path === '/api/mcp') continue
     const operation = openapi.paths?.[path]?.[method.toLowerCase()]
     if (!operation) {
       problems.push(`${method} ${path}: not in openapi.json`)

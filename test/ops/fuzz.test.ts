@@ -139,10 +139,13 @@ test(`${RUNS} generated requests over every operation: no undocumented 5xx, ever
     if (process.env.FUZZ_VERBOSE) console.log(`# fuzz: ${op.operationId}`)
     await fc.assert(
       fc.asyncProperty(requests(op), async (request) => {
+        // The MCP transport: accept what Streamable HTTP requires, so generated JSON-RPC reaches the server.
+        const mcp = op.path === '/api/mcp' ? { accept: 'application/json, text/event-stream' } : {}
         const response = await fixture.app.http.inject({
-          method: request.method as 'GET' | 'POST',
+          method: request.method as 'GET' | 'POST' | 'DELETE',
           url: request.url,
-          ...(request.body !== undefined ? { payload: JSON.stringify(request.body), headers: { 'content-type': 'application/json' } } : {}),
+          headers: { ...mcp, ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          ...(request.body !== undefined ? { payload: JSON.stringify(request.body) } : {}),
         })
         sent++
         statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1)
@@ -156,8 +159,11 @@ test(`${RUNS} generated requests over every operation: no undocumented 5xx, ever
           const isError = typeof body?.error?.code === 'string' && typeof body.error.message === 'string'
           // The looksmaxx 402 carries the payment requirements instead (the x402 protocol).
           const isPaymentRequired = response.statusCode === 402 && typeof body?.x402Version === 'number'
-          assert.ok(isError || isPaymentRequired, `no error body: ${where}`)
+          // The MCP transport answers with JSON-RPC error objects (integer codes), as its OpenAPI entry documents.
+          const isJsonRpcError = op.path === '/api/mcp' && body?.jsonrpc === '2.0' && Number.isInteger(body.error?.code) && typeof body.error.message === 'string'
+          assert.ok(isError || isPaymentRequired || isJsonRpcError, `no error body: ${where}`)
           if (isError) assert.match(body.error.code, /^[A-Z][A-Z0-9_]+$/, where)
+          assert.ok(documented(op, response.statusCode) || !isJsonRpcError, `undocumented ${response.statusCode}: ${where}`)
         }
       }),
       { numRuns: perOperation, seed: SEED, endOnFailure: true },

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { defineOperation } from '../define.ts'
 import { buildOpenApi } from '../runtime/openapi.ts'
+import { defineOperation, mcpToolOperations } from '../define.ts'
 
 export const getOpenApi = defineOperation({
   id: 'get_openapi',
@@ -15,6 +15,6 @@ export const getOpenApi = defineOperation({
   staleSeconds: 3600,
   mcp: false,
   async handler(ctx) {
-    return buildOpenApi(ctx.operations, { baseUrl: ctx.baseUrl() })
+    return buildOpenApi(ctx.operations, { baseUrl: ctx.baseUrl(), mcp: { toolCount: mcpToolOperations(ctx.operations).length } })
   },
 })

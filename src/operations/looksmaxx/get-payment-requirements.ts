@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { defineOperation } from '../define.ts'
 import { paymentRequiredBody } from './schemas.ts'
 import { paymentRequired } from './payment-required.ts'
+import { paymentRequiredHeaders } from './x402-headers.ts'
 
 export const getPaymentRequirements = defineOperation({
   id: 'get_looksmaxx_requirements',
@@ -14,6 +15,7 @@ export const getPaymentRequirements = defineOperation({
   input: z.object({}),
   output: paymentRequiredBody,
   status: 402,
+  responseHeaders: { 402: paymentRequiredHeaders() },
   errors: [],
   async handler(ctx) {
     return paymentRequired(ctx)

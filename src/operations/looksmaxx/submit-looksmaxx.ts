@@ -13,6 +13,7 @@ import type { Submission } from '../../store/submissions.ts'
 import type { Context } from '../../context.ts'
 import { AppError } from '../../errors/app-error.ts'
 import { toLooksmaxxResult } from './to-result.ts'
+import { looksmaxxPaymentRequestHeaders, paymentRequiredHeaders, paymentResponseHeaders } from './x402-headers.ts'
 import { X402_NETWORK } from '../../chain/constants.ts'
 
 /** The burner's EIP-712 RedeemBurn (see burnerProof in GET /api/x402/looksmaxx). */
@@ -51,6 +52,8 @@ export const submitLooksmaxx = defineOperation({
     paymentPayload: paymentPayloadSchema.optional().describe('x402 v1 exact payment payload (alternative: X-PAYMENT header)').meta({ errorCode: 'INVALID_PAYMENT' }),
   }),
   output: looksmaxxResult,
+  requestHeaders: looksmaxxPaymentRequestHeaders(),
+  responseHeaders: { 200: paymentResponseHeaders(), 402: paymentRequiredHeaders() },
   extraResponses: [{ status: 402, description: 'No payment, or the payment did not verify or settle; nothing was consumed.', schema: paymentRequiredBody }],
   errors: ['INVALID_ADDRESS', 'INVALID_IMAGE', 'INVALID_PAYMENT', 'INVALID_SIGNATURE', 'SIGNATURE_EXPIRED', 'BURN_VERIFICATION_FAILED', 'RATE_LIMITED', 'PAYMENT_REQUIRED', 'BURN_ALREADY_USED', 'PAYMENT_ID_CONFLICT', 'PAYMENT_IN_PROGRESS', 'UPSTREAM_FAILED'],
   async handler(ctx, input, meta) {

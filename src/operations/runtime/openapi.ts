@@ -2,11 +2,13 @@ import type { AnyOperation } from '../define.ts'
 import { jsonSchemaOf, type JsonSchema } from '../json-schema.ts'
 import { errorCodes } from '../../errors/codes.ts'
 import { errorBody } from '../schemas.ts'
+import type { HeaderDoc } from '../define.ts'
+import { MCP_PATH } from './paths.ts'
 
 const alwaysPossible = ['INVALID_INPUT', 'INTERNAL_ERROR'] as const
 
 /** The OpenAPI 3.1 document, derived from the registry alone. */
-export function buildOpenApi(operations: AnyOperation[], options: { baseUrl: string }) {
+export function buildOpenApi(operations: AnyOperation[], options: { baseUrl: string; mcp?: { toolCount: number } }) {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const op of operations) {
     const input = jsonSchemaOf(op.input, 'input')
@@ -33,6 +35,10 @@ export function buildOpenApi(operations: AnyOperation[], options: { baseUrl: str
         { name: 'minBlock', in: 'query', required: false, description: 'Answer at least as new as this block (e.g. the X-Block-Number of your write)', schema: block },
         { name: 'X-Min-Block', in: 'header', required: false, description: 'Same as minBlock', schema: block },
       )
+    }
+
+    for (const header of op.requestHeaders ?? []) {
+      parameters.push({ name: header.name, in: 'header', required: header.required ?? false, description: header.description, schema: header.schema } as (typeof parameters)[number])
     }
 
     let requestBody: unknown
@@ -82,6 +88,11 @@ export function buildOpenApi(operations: AnyOperation[], options: { baseUrl: str
       }
     }
 
+    for (const [status, headers] of Object.entries(op.responseHeaders ?? {})) {
+      const response = responses[status] as { headers?: Record<string, unknown> } | undefined
+      if (response) response.headers = { ...response.headers, ...headerObjects(headers) }
+    }
+
     paths[op.path] ??= {}
     paths[op.path]![op.method.toLowerCase()] = {
       operationId: op.id,
@@ -102,7 +113,108 @@ export function buildOpenApi(operations: AnyOperation[], options: { baseUrl: str
         'Burn 225,000 service tokens, pay 1 USDm with x402, upload a portrait, receive an AI-enhanced portrait pinned to IPFS and minted as an NFT on chain 4326.',
     },
     servers: [{ url: options.baseUrl }],
-    paths,
-    components: { schemas: { Error: jsonSchemaOf(errorBody, 'output') } },
+    paths: options.mcp ? { ...paths, [MCP_PATH]: mcpPathItem(options.mcp.toolCount) } : paths,
+    components: {
+      schemas: {
+        Error: jsonSchemaOf(errorBody, 'output'),
+        ...(options.mcp ? { JsonRpcMessage: jsonRpcMessage, JsonRpcResponse: jsonRpcResponse, JsonRpcError: jsonRpcError } : {}),
+      },
+    },
+  }
+}
+
+function headerObjects(headers: HeaderDoc[]): Record<string, unknown> {
+  return Object.fromEntries(headers.map((h) => [h.name, { description: h.description, ...(h.required ? { required: true } : {}), schema: h.schema }]))
+}
+
+/** JSON-RPC 2.0 as MCP uses it (a request, a notification, or a response to a server request). */
+const jsonRpcId = { type: ['string', 'integer'] }
+const jsonRpcMessage = {
+  type: 'object',
+  description: 'One JSON-RPC 2.0 message: a request (with id), a notification (no id) or a response. MCP methods: initialize, notifications/initialized, ping, tools/list, tools/call.',
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: jsonRpcId,
+    method: { type: 'string', examples: ['initialize', 'notifications/initialized', 'ping', 'tools/list', 'tools/call'] },
+    params: { type: 'object', description: 'tools/call: {name, arguments, _meta?}; a paid tool takes its x402 payment in _meta["x402/payment"].' },
+    result: {},
+    error: { $ref: '#/components/schemas/JsonRpcError/properties/error' },
+  },
+  required: ['jsonrpc'],
+}
+const jsonRpcResponse = {
+  type: 'object',
+  description: 'The JSON-RPC 2.0 response to the request: a result (tools/call: {content, structuredContent?, isError?, _meta}) or an error.',
+  properties: { jsonrpc: { const: '2.0' }, id: jsonRpcId, result: { type: 'object' }, error: { $ref: '#/components/schemas/JsonRpcError/properties/error' } },
+  required: ['jsonrpc', 'id'],
+}
+const jsonRpcError = {
+  type: 'object',
+  description: 'A JSON-RPC 2.0 error (-32700 parse error, -32600 invalid request, -32601 method not found, -32602 invalid params, -32603 internal, -32000 transport).',
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: { type: ['string', 'integer', 'null'] },
+    error: { type: 'object', properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} }, required: ['code', 'message'] },
+  },
+  required: ['jsonrpc', 'error'],
+}
+
+/**
+ * The MCP Streamable HTTP endpoint (src/mcp/, mounted beside the registry): stateless, JSON
+ * responses, POST only. Its tools are the registry's operations; their schemas are in tools/list.
+ */
+function mcpPathItem(toolCount: number) {
+  const rpcError = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcError' } } } })
+  const notAllowed = (method: string) => ({
+    operationId: `mcp_${method}`,
+    summary: `MCP Streamable HTTP ${method.toUpperCase()}: not served (stateless server, POST only)`,
+    tags: ['mcp'],
+    responses: {
+      405: {
+        ...rpcError('Method not allowed: no server-to-client stream and no session to end.'),
+        headers: { Allow: { description: 'POST', schema: { type: 'string', const: 'POST' } } },
+      },
+    },
+  })
+  return {
+    post: {
+      operationId: 'mcp',
+      summary: `MCP server (Streamable HTTP, JSON-RPC 2.0): ${toolCount} tools, one per operation`,
+      description:
+        'Send one JSON-RPC 2.0 message per POST with Content-Type: application/json and Accept: application/json, text/event-stream. The server is stateless: it issues no Mcp-Session-Id and needs no initialize before tools/list or tools/call; every request is answered with application/json. Tool failures (invalid input, business rules, upstream errors) are results with isError: true carrying the HTTP error body and request id, not transport errors. x402 over MCP: the paid tool answers an unpaid call with the payment requirements and takes the payment in params._meta["x402/payment"]; the settlement comes back in _meta["x402/payment-response"]. Manifest: /.well-known/mcp.json.',
+      tags: ['mcp'],
+      parameters: [
+        {
+          name: 'MCP-Protocol-Version',
+          in: 'header',
+          required: false,
+          description: 'Negotiated MCP protocol version (e.g. 2025-11-25); without it 2025-03-26 is assumed; an unsupported version is 400.',
+          schema: { type: 'string', examples: ['2025-11-25', '2025-06-18', '2025-03-26'] },
+        },
+        {
+          name: 'Mcp-Session-Id',
+          in: 'header',
+          required: false,
+          description: 'Accepted and ignored: the server is stateless and never issues a session id.',
+          schema: { type: 'string' },
+        },
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcMessage' } } } },
+      responses: {
+        200: {
+          description: 'The JSON-RPC response (also a JSON-RPC error such as -32601 method not found or -32602 unknown tool).',
+          headers: { 'X-Request-Id': { description: 'The request id; tool errors name it in details.requestId', schema: { type: 'string' } } },
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcResponse' } } },
+        },
+        202: { description: 'A notification or response was accepted (empty body).' },
+        400: rpcError('Parse error, invalid JSON-RPC message or unsupported MCP-Protocol-Version.'),
+        406: rpcError('Accept does not list both application/json and text/event-stream.'),
+        413: { description: 'PAYLOAD_TOO_LARGE: the body is larger than the limit.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        415: rpcError('Content-Type is not application/json.'),
+        429: { description: 'RATE_LIMITED: too many MCP requests from this client (Retry-After says when to retry).', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      },
+    },
+    get: notAllowed('get'),
+    delete: notAllowed('delete'),
   }
 }

@@ -1,0 +1,169 @@
+/**
+ * Start-up time of `npm start`: from spawning the command until GET /readyz answers 200, polled
+ * every 50 ms, each run bounded to 60 s. Cold runs get a new DATA_DIR and no devnet running (the
+ * devnet a run started is stopped after it); warm runs reuse one DATA_DIR and the devnet the
+ * previous start left running, as a second `npm start` does.
+ *
+ *   node --import tsx bench/startup.ts [--runs 3] [--command "npm start"] [--log]
+ *
+ * PORT and DEVNET_RPC_PORT default to 3913 and 18913 (not the service's defaults, so it does not
+ * collide with another checkout on the machine). --log prints each log line of the service with
+ * its time since spawn (where the time goes).
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createInterface } from 'node:readline'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback
+}
+const RUNS = Number(arg('runs', '3'))
+const COMMAND = arg('command', 'npm start')
+const PORT = Number(process.env.PORT ?? 3913)
+const DEVNET_RPC_PORT = Number(process.env.DEVNET_RPC_PORT ?? 18913)
+const SHOW_LOG = process.argv.includes('--log')
+const LIMIT_MS = 60_000
+
+type Run = { ms: number; readyMs?: number; cpuMs?: number; load: string; lines: string[] }
+
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ')
+
+/**
+ * CPU time (user + system) used so far by the processes of a process group (npm and the
+ * service; the devnet has a group of its own), from /proc: the figure other work on a shared
+ * machine does not inflate the way it inflates wall time. Undefined off Linux.
+ */
+function groupCpuMs(pgid: number): number | undefined {
+  try {
+    let ticks = 0
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12])
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return ticks * 10 // USER_HZ is 100 on Linux
+  } catch {
+    return undefined
+  }
+}
+
+async function readyz(): Promise<boolean> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${PORT}/readyz`, { signal: AbortSignal.timeout(1_000) })
+    await response.arrayBuffer()
+    return response.status === 200
+  } catch {
+    return false
+  }
+}
+
+async function rpcAnswers(): Promise<boolean> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${DEVNET_RPC_PORT}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      signal: AbortSignal.timeout(1_000),
+    })
+    return response.ok
+  } catch {
+    return false
+  }
+}
+
+/** Stops the devnet a start left running (its PID is in DATA_DIR/devnet.json) and waits for the port to close. */
+async function stopDevnet(dataDir: string): Promise<void> {
+  try {
+    const { pid } = JSON.parse(readFileSync(path.join(dataDir, 'devnet.json'), 'utf8')) as { pid: number }
+    process.kill(-pid, 'SIGTERM')
+  } catch {
+    // none recorded, or gone
+  }
+  const deadline = Date.now() + 15_000
+  while (Date.now() < deadline && (await rpcAnswers())) await new Promise((r) => setTimeout(r, 100))
+}
+
+async function startOnce(dataDir: string): Promise<Run> {
+  const loadBefore = load()
+  const spawnedAt = performance.now()
+  const [command, ...args] = COMMAND.split(' ')
+  const child = spawn(command!, args, {
+    cwd: root,
+    detached: true, // its own process group: npm and node are stopped together
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PORT: String(PORT), DEVNET_RPC_PORT: String(DEVNET_RPC_PORT), DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+  })
+  const lines: string[] = []
+  let readyMs: number | undefined
+  const collect = (line: string) => {
+    const at = Math.round(performance.now() - spawnedAt)
+    try {
+      const entry = JSON.parse(line) as { msg?: string; readyMs?: number }
+      if (typeof entry.readyMs === 'number') readyMs = entry.readyMs
+      lines.push(`${String(at).padStart(6)} ms  ${entry.msg ?? line}`)
+    } catch {
+      lines.push(`${String(at).padStart(6)} ms  ${line}`)
+    }
+  }
+  createInterface({ input: child.stdout! }).on('line', collect)
+  createInterface({ input: child.stderr! }).on('line', collect)
+  let exited = false
+  child.on('exit', () => (exited = true))
+  let ms: number | undefined
+  let cpuMs: number | undefined
+  while (!exited && performance.now() - spawnedAt < LIMIT_MS) {
+    if (await readyz()) {
+      ms = Math.round(performance.now() - spawnedAt)
+      cpuMs = groupCpuMs(child.pid!)
+      break
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  try {
+    process.kill(-child.pid!, 'SIGTERM') // SIGTERM: the service stops, the devnet keeps running
+  } catch {
+    // already gone
+  }
+  await new Promise<void>((resolve) => (exited ? resolve() : child.on('exit', () => resolve())))
+  if (ms === undefined) throw new Error(`not ready within ${LIMIT_MS} ms (or exited):\n${lines.join('\n')}`)
+  return { ms, readyMs, cpuMs, load: loadBefore, lines }
+}
+
+function report(kind: string, runs: Run[]) {
+  const sorted = runs.map((r) => r.ms).sort((a, b) => a - b)
+  for (const [i, run] of runs.entries()) {
+    console.log(`${kind} ${i + 1}: ready in ${run.ms} ms (service's own readyMs ${run.readyMs ?? '?'}; CPU of npm + service ${run.cpuMs ?? '?'} ms), load average before: ${run.load}`)
+    if (SHOW_LOG) console.log(run.lines.map((l) => `    ${l}`).join('\n'))
+  }
+  const cpu = runs.map((r) => r.cpuMs ?? 0).sort((a, b) => a - b)
+  console.log(`${kind}: min ${sorted[0]} ms, median ${sorted[Math.floor(sorted.length / 2)]} ms, max ${sorted.at(-1)} ms; CPU median ${cpu[Math.floor(cpu.length / 2)]} ms (${COMMAND})`)
+}
+
+if (await rpcAnswers()) throw new Error(`something already answers on ${DEVNET_RPC_PORT}: pick another DEVNET_RPC_PORT`)
+const cold: Run[] = []
+let dataDir = ''
+for (let i = 0; i < RUNS; i++) {
+  if (dataDir) {
+    await stopDevnet(dataDir)
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+  dataDir = mkdtempSync(path.join(tmpdir(), 'startup-bench-'))
+  cold.push(await startOnce(dataDir))
+}
+report('cold', cold)
+// Warm: the last cold run's DATA_DIR and its devnet, still running.
+const warm: Run[] = []
+for (let i = 0; i < RUNS; i++) warm.push(await startOnce(dataDir))
+report('warm', warm)
+await stopDevnet(dataDir)
+rmSync(dataDir, { recursive: true, force: true })
