@@ -96,11 +96,13 @@ export async function benchReadSide(seconds = 8, env: Record<string, string> = {
     await rebuildReadModels(app.ctx.db)
     app.ctx.readModels.portraits.reload()
     const routes = ['/api/gallery?limit=50', '/api/chadboard']
+    // BENCH_MODES=burns (comma-separated words of the labels): only the modes named, to iterate.
+    const only = process.env.BENCH_MODES?.split(',').map((word) => word.trim()).filter(Boolean)
     const modes = [
       { label: 'cache on', burns: false },
       { label: 'cache on, 10 burns/s', burns: true },
       { label: 'cache off', burns: false },
-    ]
+    ].filter((mode) => !only || only.some((word) => mode.label.includes(word)))
     for (const mode of modes) {
       // Off: the same database served again with CACHE_TTL_SECONDS=0, so no serialized answer
       // is kept: every request runs the handler, which reads the read models held in memory
