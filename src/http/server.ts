@@ -236,7 +236,10 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, li
         reply.header('etag', etag)
         if (request.headers['if-none-match'] === etag) return reply.code(304).send()
       }
-      if (gzip) return reply.header('content-encoding', 'gzip').send(gzipOf(response))
+      if (gzip) {
+        const compressed = gzipOf(response)
+        return reply.header('content-encoding', 'gzip').send(Buffer.isBuffer(compressed) ? compressed : await compressed)
+      }
       return reply.send(response.bytes)
     },
   })
