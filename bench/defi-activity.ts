@@ -16,16 +16,22 @@ import { loadConfig } from '../src/config/load.ts'
 import { createApp } from '../src/app.ts'
 import { insertDefiActivity, type DefiActivityRow } from '../src/store/defi-activity.ts'
 import { ratio, runBaseline, runLoad, table } from './support.ts'
+import { runDate, yesNo, type BenchResult, type Headline } from './summary.ts'
 
 const KINDS = ['burn', 'stake', 'unstake', 'claim', 'send', 'vote'] as const
 
-export async function benchDefiActivity(seconds = 8) {
+/** Cold: a request that runs the query; warm: a ratio to the bare route. */
+const TARGET_COLD_MS = 200
+const TARGET_WARM = 0.8
+
+export async function benchDefiActivity(seconds = 8): Promise<BenchResult> {
   const devnet = await startDevnet({ host: '127.0.0.1', port: 0 })
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-bench-'))
   const app = await createApp(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', RPC_URL: devnet.url, DATA_DIR: dataDir }))
   const url = await app.listen()
   await app.ctx.indexer.stop()
   const rows: Array<Record<string, string | number>> = []
+  let headline: Headline | undefined
   try {
     const head = 100_000n
     const actors = Array.from({ length: 500 }, () => privateKeyToAccount(`0x${randomBytes(32).toString('hex')}`).address)
@@ -53,16 +59,25 @@ export async function benchDefiActivity(seconds = 8) {
     const warm = await runLoad(`${url}${route}`, { seconds })
     rows.push({ measure: `cold: one request, cache and stale window lapsed (10 runs)`, 'p50 ms': cold[5]!.toFixed(1), 'max ms': cold[9]!.toFixed(1), 'req/s': '', 'vs same bytes': '' })
     rows.push({ measure: `bare Fastify, same ${bytes.length} bytes`, 'p50 ms': base.p50Ms, 'max ms': base.p99Ms, 'req/s': base.requestsPerSec, 'vs same bytes': '1.00' })
+    headline = {
+      name: 'defi-activity',
+      figure: `cold p50 ${cold[5]!.toFixed(1)} ms (max ${cold[9]!.toFixed(1)}); warm ${warm.requestsPerSec} req/s (200 items, ${bytes.length} bytes)`,
+      baseline: `bare Fastify, same bytes: ${base.requestsPerSec} req/s`,
+      ratio: ratio(warm, base),
+      target: `cold ≤ ${TARGET_COLD_MS} ms; warm ≥ ${TARGET_WARM.toFixed(2)} of the baseline`,
+      met: `cold ${yesNo(cold[9]! <= TARGET_COLD_MS)}, warm ${yesNo(Number(ratio(warm, base)) >= TARGET_WARM)}`,
+      date: runDate(),
+    }
     rows.push({ measure: `${route} warm (100 connections)`, 'p50 ms': warm.p50Ms, 'max ms': warm.p99Ms, 'req/s': warm.requestsPerSec, 'vs same bytes': ratio(warm, base) })
   } finally {
     await app.close()
     await devnet.close()
     await rm(dataDir, { recursive: true, force: true })
   }
-  return table(rows)
+  return { section: table(rows), headlines: headline ? [headline] : [] }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(await benchDefiActivity(Number(process.env.BENCH_SECONDS ?? 8)))
+  console.log((await benchDefiActivity(Number(process.env.BENCH_SECONDS ?? 8))).section)
   process.exit(0)
 }

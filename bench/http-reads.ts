@@ -9,18 +9,24 @@ import { startDevnet } from '../src/devnet/start-devnet.ts'
 import { loadConfig } from '../src/config/load.ts'
 import { createApp } from '../src/app.ts'
 import { ratio, runBaseline, runLoad, table } from './support.ts'
+import { runDate, yesNo, type BenchResult } from './summary.ts'
 
-export async function benchHttpReads(seconds = 8) {
+/** Cached reads: at least this ratio to the bare route. */
+const TARGET = 0.6
+
+export async function benchHttpReads(seconds = 8): Promise<BenchResult> {
   const devnet = await startDevnet({ host: '127.0.0.1', port: 0 })
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-bench-'))
   const app = await createApp(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', RPC_URL: devnet.url, DATA_DIR: dataDir }))
   const url = await app.listen()
   const rows: Array<Record<string, string | number>> = []
+  const pairs: Array<{ route: string; base: number; service: number; ratio: string }> = []
   try {
     for (const route of ['/api/price', '/api/stats']) {
       const bytes = Buffer.from(await (await fetch(`${url}${route}`)).arrayBuffer())
       const base = await runBaseline(bytes, seconds)
       const service = await runLoad(`${url}${route}`, { seconds })
+      pairs.push({ route, base: base.requestsPerSec, service: service.requestsPerSec, ratio: ratio(service, base) })
       rows.push(
         { route: `bare Fastify, same ${bytes.length} bytes`, 'req/s': base.requestsPerSec, 'p99 ms': base.p99Ms, ratio: '1.00', non2xx: base.non2xx },
         {
@@ -37,5 +43,18 @@ export async function benchHttpReads(seconds = 8) {
     await devnet.close()
     await rm(dataDir, { recursive: true, force: true })
   }
-  return table(rows)
+  return {
+    section: table(rows),
+    headlines: [
+      {
+        name: 'http-reads',
+        figure: `${pairs.map((p) => `\`${p.route}\` ${p.service} req/s`).join(', ')} (cache on)`,
+        baseline: `bare Fastify ${pairs.map((p) => p.base).join(' / ')} req/s`,
+        ratio: pairs.map((p) => p.ratio).join(' / '),
+        target: `≥ ${TARGET.toFixed(2)} of the baseline`,
+        met: yesNo(pairs.every((p) => Number(p.ratio) >= TARGET)),
+        date: runDate(),
+      },
+    ],
+  }
 }

@@ -1,4 +1,12 @@
-/** Runs the named benchmarks (all by default) and prints Markdown tables for bench/README.md. */
+/**
+ * Runs the named benchmarks (all by default), prints each one's Markdown section, and rewrites
+ * bench/README.md: the Summary table's rows of the benchmarks that ran (the others are kept), and
+ * each one's latest-run block where its section has `<!-- run:<name>:start/end -->` markers.
+ * BENCH_README=0 only prints.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
+import { fileURLToPath } from 'node:url'
 import { benchHttpReads } from './http-reads.ts'
 import { benchLooksmaxx } from './looksmaxx.ts'
 import { benchReadSide } from './read-side.ts'
@@ -6,24 +14,63 @@ import { benchStream } from './stream.ts'
 import { benchGasless } from './gasless.ts'
 import { benchImageBomb } from './image-bomb.ts'
 import { benchSoak } from './soak.ts'
+import { benchDefiActivity } from './defi-activity.ts'
+import { rewriteRun, rewriteSummary, type BenchResult } from './summary.ts'
 
-const benches: Record<string, () => Promise<string>> = {
-  'http-reads': () => benchHttpReads(Number(process.env.BENCH_SECONDS ?? 8)),
+const seconds = (fallback: number) => Number(process.env.BENCH_SECONDS ?? fallback)
+
+const benches: Record<string, () => Promise<BenchResult>> = {
+  'http-reads': () => benchHttpReads(seconds(8)),
   looksmaxx: () => benchLooksmaxx(),
   // BENCH_DATABASE_URL: an empty PostgreSQL database to run it on instead of PGlite.
-  'read-side': () => benchReadSide(Number(process.env.BENCH_SECONDS ?? 8), process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+  'read-side': () => benchReadSide(seconds(8), process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
   gasless: () => benchGasless(),
   stream: () => benchStream(Number(process.env.BENCH_CLIENTS ?? 5000)),
   'image-bomb': () => benchImageBomb(),
+  'defi-activity': () => benchDefiActivity(seconds(8)),
   // Not in the default run (10 minutes): npm run bench -- soak (SOAK_SECONDS to shorten it).
   soak: () => benchSoak(),
 }
 
+const README = fileURLToPath(new URL('./README.md', import.meta.url))
+const load = () => loadavg().map((n) => n.toFixed(2)).join(' ')
+
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches).filter((name) => name !== 'soak')
+for (const name of names) if (!benches[name]) throw new Error(`unknown benchmark ${name}; known: ${Object.keys(benches).join(', ')}`)
+
+const done: Array<{ name: string; result: BenchResult; markdown: string }> = []
+let failure: unknown
 for (const name of names) {
-  const bench = benches[name]
-  if (!bench) throw new Error(`unknown benchmark ${name}; known: ${Object.keys(benches).join(', ')}`)
-  console.log(`\n## ${name} (${new Date().toISOString()})\n`)
-  console.log(await bench())
+  const started = new Date()
+  const loadBefore = load()
+  let result: BenchResult
+  try {
+    result = await benches[name]!()
+  } catch (error) {
+    // The benchmarks that finished are still written; this one keeps its old rows.
+    failure = error
+    console.error(`${name} failed:`, error)
+    break
+  }
+  // The conditions go with the figures: on a shared machine they decide what the figures mean.
+  const markdown = `Run of ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench -- ${name}\`${process.env.BENCH_SECONDS ? ` (BENCH_SECONDS=${process.env.BENCH_SECONDS})` : ''}; load average (1, 5, 15 min) ${loadBefore} before, ${load()} after.\n\n${result.section}`
+  console.log(`\n## ${name}\n\n${markdown}\n`)
+  // The date cell carries the 1-minute load average at the start: a target missed at load 8 on
+  // two cores says little about the code.
+  const oneMinute = loadBefore.split(' ')[0]
+  done.push({ name, result: { ...result, headlines: result.headlines.map((h) => ({ ...h, date: `${h.date} (load ${oneMinute})` })) }, markdown })
 }
+
+if (process.env.BENCH_README !== '0' && done.length > 0) {
+  let readme = readFileSync(README, 'utf8')
+  readme = rewriteSummary(readme, done.map((d) => d.name), done.flatMap((d) => d.result.headlines))
+  for (const { name, markdown } of done) {
+    const next = rewriteRun(readme, name, markdown)
+    if (next === undefined) console.log(`(bench/README.md has no run markers for ${name}: its section above is printed only)`)
+    else readme = next
+  }
+  writeFileSync(README, readme)
+  console.log(`bench/README.md: Summary rows of ${done.map((d) => d.name).join(', ')} rewritten`)
+}
+if (failure) process.exit(1)
 process.exit(0)

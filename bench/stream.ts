@@ -13,8 +13,12 @@ import { loadConfig } from '../src/config/load.ts'
 import { createApp } from '../src/app.ts'
 import { publishEvent } from '../src/events/publish-event.ts'
 import { table } from './support.ts'
+import { runDate, yesNo, type BenchResult } from './summary.ts'
 
-export async function benchStream(clients = 5000, burns = 10) {
+/** Publish → last client, p99 (issue 6). */
+const TARGET_P99_MS = 500
+
+export async function benchStream(clients = 5000, burns = 10): Promise<BenchResult> {
   const devnet = await startDevnet({ host: '127.0.0.1', port: 0 })
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-bench-'))
   const app = await createApp(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', RPC_URL: devnet.url, DATA_DIR: dataDir, SSE_HEARTBEAT_MS: '15000' }))
@@ -36,7 +40,16 @@ export async function benchStream(clients = 5000, burns = 10) {
     }
     const result = JSON.parse((await lines.next()).value as string) as { connected: number; complete: number; deliveries: number; p50: number; p99: number; max: number }
     const mb = (n: number) => (n / 1024 / 1024).toFixed(0)
-    return table([
+    const headline = {
+      name: 'stream',
+      figure: `publish → last of ${ready.connected} clients, p99 ${result.p99} ms (${result.complete} got every burn)`,
+      baseline: '',
+      ratio: '',
+      target: `p99 < ${TARGET_P99_MS} ms`,
+      met: yesNo(result.p99 < TARGET_P99_MS && result.complete === clients),
+      date: runDate(),
+    }
+    const section = table([
       { measure: 'clients connected', value: `${ready.connected} of ${clients}` },
       { measure: 'clients that got every burn', value: `${result.complete}` },
       { measure: 'deliveries (burns × clients)', value: `${result.deliveries}` },
@@ -46,6 +59,7 @@ export async function benchStream(clients = 5000, burns = 10) {
       { measure: 'server RSS before → with clients', value: `${mb(before.rss)} → ${mb(during.rss)} MB (+${mb(during.rss - before.rss)} MB)` },
       { measure: 'server heap before → with clients', value: `${mb(before.heapUsed)} → ${mb(during.heapUsed)} MB` },
     ])
+    return { section, headlines: [headline] }
   } finally {
     await app.close()
     await devnet.close()

@@ -35,8 +35,13 @@ export type Freshness = {
 export function createFreshness(bus: EventBus, log?: { warn(obj: object, msg: string): void }): Freshness {
   const origin = randomUUID()
   const versions = new Map<Topic, number>(TOPICS.map((t) => [t, 0]))
+  // Stamps are asked for on every read: each list of topics (an operation's dependsOn, the same
+  // array every time) keeps its last stamp until a change bumps the epoch.
+  let epoch = 0
+  const stamps = new WeakMap<readonly Topic[], { epoch: number; stamp: string }>()
   let known = 0n
   const apply = (topics: readonly Topic[], block?: bigint) => {
+    if (topics.length) epoch++
     for (const topic of topics) if (versions.has(topic)) versions.set(topic, versions.get(topic)! + 1)
     if (block !== undefined && block > known) known = block
   }
@@ -46,7 +51,13 @@ export function createFreshness(bus: EventBus, log?: { warn(obj: object, msg: st
     apply(message.topics as Topic[], message.block === undefined ? undefined : BigInt(message.block))
   })
   return {
-    stamp: (topics) => topics.map((t) => versions.get(t)).join('.'),
+    stamp(topics) {
+      const held = stamps.get(topics)
+      if (held && held.epoch === epoch) return held.stamp
+      const stamp = topics.map((t) => versions.get(t)).join('.')
+      stamps.set(topics, { epoch, stamp })
+      return stamp
+    },
     block: () => known,
     async changed(topics, block) {
       apply(topics, block)

@@ -22,6 +22,8 @@ export type Freshness = {
  */
 export type ResponseCache = {
   get(key: string, ttlMs: number, compute: () => Promise<CachedResponse>, staleMs?: number, freshness?: Freshness): Promise<CachedResponse & { block?: bigint }>
+  /** The answer `get` would return at once (same stamp, new enough, within its lifetime), or undefined: no promise. */
+  peek(key: string, freshness?: Freshness): (CachedResponse & { block?: bigint }) | undefined
   clear(): void
 }
 
@@ -53,12 +55,19 @@ export function createResponseCache(maxEntries = 10_000, clock: () => number = D
     inFlight.set(flightKey, run)
     return run
   }
+  const usableOf = (key: string, freshness: Freshness) => {
+    const hit = entries.get(key)
+    return hit && hit.stamp === (freshness.stamp ?? '') && (freshness.minBlock === undefined || (hit.block ?? -1n) >= freshness.minBlock) ? hit : undefined
+  }
   return {
+    peek(key, freshness = {}) {
+      const usable = usableOf(key, freshness)
+      return usable && usable.expires > clock() ? usable.value : undefined
+    },
     async get(key, ttlMs, compute, staleMs = 0, freshness = {}) {
       const stamp = freshness.stamp ?? ''
       const now = clock()
-      const hit = entries.get(key)
-      const usable = hit && hit.stamp === stamp && (freshness.minBlock === undefined || (hit.block ?? -1n) >= freshness.minBlock) ? hit : undefined
+      const usable = usableOf(key, freshness)
       if (usable && usable.expires > now) return usable.value
       const pending = inFlight.get(`${key}\n${stamp}`)
       if (usable && usable.staleUntil > now) {

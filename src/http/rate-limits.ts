@@ -13,8 +13,13 @@ const WALLET_FIELDS = ['burnerAddress', 'burner', 'wallet', 'address', 'proposer
 export type RateLimiter = {
   /** The per-IP limit of the class: an onRequest hook, so a refused client's body is never read. */
   ipHook(limitClass: RateLimitClass): (request: FastifyRequest, reply: FastifyReply) => Promise<void>
-  /** The per-wallet limit of the class, once the input is parsed (no wallet in the input: no limit). */
-  checkWallet(request: FastifyRequest, limitClass: RateLimitClass, input: unknown): Promise<void>
+  /** The hooks a route of the class installs: none when its per-IP limit is off (cached reads by default). */
+  ipHooks(limitClass: RateLimitClass): Array<(request: FastifyRequest, reply: FastifyReply) => Promise<void>>
+  /**
+   * The per-wallet limit of the class, once the input is parsed. Nothing to wait for (undefined)
+   * when the input names no wallet or the limit is off, so a hot read awaits no promise here.
+   */
+  checkWallet(request: FastifyRequest, limitClass: RateLimitClass, input: unknown): Promise<void> | undefined
 }
 
 type Scope = 'ip' | 'wallet'
@@ -93,11 +98,14 @@ export function registerRateLimits(
     })
   }
 
+  const ipHook = (limitClass: RateLimitClass) => (request: FastifyRequest, reply: FastifyReply) => enforce(request, reply, limitClass, 'ip', request.ip)
   return {
-    ipHook: (limitClass) => (request, reply) => enforce(request, reply, limitClass, 'ip', request.ip),
-    async checkWallet(request, limitClass, input) {
+    ipHook,
+    ipHooks: (limitClass) => (perMinute(config, limitClass, 'ip') === 0 ? [] : [ipHook(limitClass)]),
+    checkWallet(request, limitClass, input) {
+      if (perMinute(config, limitClass, 'wallet') === 0) return undefined
       const wallet = walletOf(input)
-      if (wallet) await enforce(request, undefined, limitClass, 'wallet', wallet)
+      return wallet ? enforce(request, undefined, limitClass, 'wallet', wallet) : undefined
     },
   }
 }

@@ -177,7 +177,7 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, li
     url,
     bodyLimit: op.bodyLimit ?? ctx.config.BODY_LIMIT_BYTES,
     // Refused before the body is read: a client over its limit, a body that is not JSON.
-    onRequest: [limiter.ipHook(limitClass), ...(op.method === 'POST' ? [requireJsonBody] : [])],
+    onRequest: [...limiter.ipHooks(limitClass), ...(op.method === 'POST' ? [requireJsonBody] : [])],
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       let parsed = op.method === 'GET' ? parsedByUrl.get(request.url) : undefined
       if (!parsed) {
@@ -193,7 +193,8 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, li
         }
       }
       const input = parsed.input
-      await limiter.checkWallet(request, limitClass, input)
+      const walletLimit = limiter.checkWallet(request, limitClass, input)
+      if (walletLimit) await walletLimit
       const meta: RequestMeta = {
         headers: request.headers as Record<string, string | undefined>,
         transport: 'http',
@@ -214,9 +215,10 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, li
       const ttlMs = (op.cacheSeconds ? Math.min(op.cacheSeconds, ctx.config.CACHE_TTL_SECONDS) : 0) * 1000
       const run = () => runOperationToBytes(ctx, op, input, meta)
       const freshness = { stamp: ctx.fresh.stamp(op.dependsOn ?? []), block: ctx.fresh.block(), minBlock }
+      // A hit is answered without awaiting anything (the common case of a hot read).
       const computed =
         ttlMs > 0
-          ? await ctx.cache.get(parsed.key, ttlMs, run, (op.staleSeconds ?? 0) * 1000, freshness)
+          ? (ctx.cache.peek(parsed.key, freshness) ?? (await ctx.cache.get(parsed.key, ttlMs, run, (op.staleSeconds ?? 0) * 1000, freshness)))
           : { ...(await run()), block: op.method === 'GET' ? freshness.block : ctx.fresh.block() }
       // A handler that answers a 5xx itself (e.g. a looksmaxx still running) gets the same
       // request ID in its error body and in the log as a thrown error would.
@@ -242,7 +244,10 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, li
         reply.header('etag', etag)
         if (request.headers['if-none-match'] === etag) return reply.code(304).send()
       }
-      if (gzip) return reply.header('content-encoding', 'gzip').send(gzipOf(response))
+      if (gzip) {
+        const compressed = gzipOf(response)
+        return reply.header('content-encoding', 'gzip').send(Buffer.isBuffer(compressed) ? compressed : await compressed)
+      }
       return reply.send(response.bytes)
     },
   })
