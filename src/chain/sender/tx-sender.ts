@@ -107,7 +107,17 @@ export function createTxSender(deps: TxSenderOptions): TxSender {
     address: account.address,
     async sendAndWait(request, sendOptions = {}) {
       const found = await findChainTx(db, request.key)
-      const { tx, created } = found ? { tx: found, created: false } : await signAndStore(request)
+      const { tx, created } = found
+        ? { tx: found, created: false }
+        : await signAndStore(request).catch(async (error) => {
+            // Another process sharing the database may have stored this key between the look
+            // above and the gas estimate, and its transaction may be mined already (the estimate
+            // of the same call then reverts: a relayed signature is used up). That transaction
+            // is this request's: wait for it instead of failing.
+            const stored = await findChainTx(db, request.key).catch(() => undefined)
+            if (stored) return { tx: stored, created: false }
+            throw error
+          })
       sendOptions.onStored?.()
       if (tx.status === 'dropped') throw new TxDroppedError(tx)
       if (tx.status === 'mined' || tx.status === 'reverted') {
