@@ -15,8 +15,8 @@ import { startService } from '../test/scale/processes.ts'
 import { createAgent, portraitBase64, type Agent } from '../test/support/agent.ts'
 import { runDate, yesNo, type BenchResult } from './summary.ts'
 
-type Window = { reads: number[]; readErrors: number; posts: number; postErrors: number; rss: number[] }
-const newWindow = (): Window => ({ reads: [], readErrors: 0, posts: 0, postErrors: 0, rss: [] })
+type Window = { reads: number[]; readErrors: number; posts: number; postErrors: number; rss: number[]; errorSamples: string[] }
+const newWindow = (): Window => ({ reads: [], readErrors: 0, posts: 0, postErrors: 0, rss: [], errorSamples: [] })
 const pct = (values: number[], p: number) => (values.length ? [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]! : 0)
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
 
@@ -31,7 +31,10 @@ export async function benchSoak(seconds = Math.min(3600, Number(process.env.SOAK
   const dbUrl = new URL(admin)
   dbUrl.pathname = `/${name}`
   const devnet = await startDevnet({ host: '127.0.0.1', port: 0 })
-  const env = { RPC_URL: devnet.url, DATABASE_URL: dbUrl.toString(), REDIS_URL: redis, REDIS_PREFIX: name, DATA_DIR: `/tmp/${name}`, LOG_LEVEL: 'error', SSE_LIFETIME_MS: String(seconds * 1000 + 60_000) }
+  const env = { RPC_URL: devnet.url, DATABASE_URL: dbUrl.toString(), REDIS_URL: redis, REDIS_PREFIX: name, DATA_DIR: `/tmp/${name}`, LOG_LEVEL: 'error',
+    // All the soak's agents share one address (127.0.0.1) and post 120 writes a minute together:
+    // the per-IP write limit (120 a minute) is for one client, not for a crowd behind one address.
+    RATE_LIMIT_WRITES_PER_MINUTE: '1200', SSE_LIFETIME_MS: String(seconds * 1000 + 60_000) }
   const services = [await startService(env), await startService(env)]
   const streams: AbortController[] = []
   try {
@@ -66,15 +69,27 @@ export async function benchSoak(seconds = Math.min(3600, Number(process.env.SOAK
       while (Date.now() < until) {
         const next = Date.now() + agents.length * 500
         try {
-          if ((await agent.coinBalance()) < 225_000n * 10n ** 18n) await agent.buyTokens('1')
+          // Every buy moves the pool's price up: after a few hundred portraits 1 ETH no longer
+          // buys 225,000 tokens, so buy until the wallet holds enough.
+          for (let eth = 1; (await agent.coinBalance()) < 225_000n * 10n ** 18n; eth *= 2) await agent.buyTokens(String(eth))
           const burns = await agent.burn()
           const body = { ...burns, burnerAddress: agent.address, image, ...(await agent.signRedeem({ ...burns, image })) }
           const r = await fetch(`${services[k++ % 2]!.url}/api/generate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
           const w = windowAt()
-          if (w) { w.posts++; if (r.status !== 200) w.postErrors++ }
-        } catch {
+          if (w) {
+            w.posts++
+            if (r.status !== 200) {
+              w.postErrors++
+              if (w.errorSamples.length < 3) w.errorSamples.push(`HTTP ${r.status} ${(await r.text()).slice(0, 200)}`)
+            }
+          }
+        } catch (error) {
           const w = windowAt()
-          if (w) { w.posts++; w.postErrors++ }
+          if (w) {
+            w.posts++
+            w.postErrors++
+            if (w.errorSamples.length < 3) w.errorSamples.push(`client: ${String((error as Error)?.message ?? error).split('\n')[0]!.slice(0, 200)}`)
+          }
         }
         await new Promise((r) => setTimeout(r, Math.max(0, next - Date.now())))
       }
@@ -104,6 +119,7 @@ export async function benchSoak(seconds = Math.min(3600, Number(process.env.SOAK
       '| --- | --- | --- | --- | --- | --- | --- | --- |',
       row(`first ${span / 1000} s`, windows.first),
       row(`last ${span / 1000} s`, windows.last),
+      ...[...first.errorSamples, ...last.errorSamples].map((sample) => `\nError: ${sample}`),
     ].join('\n')
     return { section, headlines: [headline] }
   } finally {

@@ -64,7 +64,6 @@ export async function createAgent(appUrl: string, rpcUrl: string, index: number)
       await publicClient.waitForTransactionReceipt({ hash: devTxHash })
       return { burnTxHash, devTxHash }
     },
-    /** Signs an EIP-3009 authorization for the first requirement of a 402 body. */
     /** The x402 v1 "exact" payment the CLI signs (src/cli/pay.ts), with any field overridden. */
     async signPayment(requirements: any, overrides: Partial<AuthorizationFields> = {}) {
       // Ten minutes of slack before now (the CLI's one minute): devnet clocks of tests may lag.

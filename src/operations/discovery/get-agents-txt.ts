@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
 import { textAnswer, textDocument } from './text-answer.ts'
-import { legalLinks } from './legal-links.ts'
+import { discoveryLinks } from './legal-links.ts'
 import { MCP_PATH } from '../runtime/paths.ts'
 import { X402_NETWORK } from '../../chain/constants.ts'
 
@@ -18,22 +18,21 @@ export const getAgentsTxt = defineOperation({
   staleSeconds: 3600,
   mcp: false,
   async handler(ctx) {
-    const base = ctx.baseUrl()
-    const legal = legalLinks(base)
+    const links = discoveryLinks(ctx.baseUrl(), MCP_PATH)
     return textAnswer(
       [
         '# agents.txt',
-        `Agent-Index: ${base}/api/agent`,
-        `OpenAPI: ${base}/.well-known/openapi.json`,
-        `MCP: ${base}${MCP_PATH}`,
-        `MCP-Manifest: ${base}/.well-known/mcp.json`,
-        `Agent-Card: ${base}/.well-known/agent.json`,
-        `ERC-8004-Registration: ${base}/.well-known/agent-registration.json`,
-        `Contracts: ${base}/.well-known/service-protocol.json`,
-        `LLMs: ${base}/llms.txt`,
-        `Payment: x402 v1 exact, network ${X402_NETWORK}, 1 USDm (requirements: ${base}/api/x402/looksmaxx)`,
-        `Terms: ${legal.terms}`,
-        `Privacy: ${legal.privacy}`,
+        `Agent-Index: ${links.agentIndex}`,
+        `OpenAPI: ${links.openapi}`,
+        `MCP: ${links.mcp}`,
+        `MCP-Manifest: ${links.mcpManifest}`,
+        `Agent-Card: ${links.agentCard}`,
+        `ERC-8004-Registration: ${links.registration}`,
+        `Contracts: ${links.contracts}`,
+        `LLMs: ${links.llms}`,
+        `Payment: x402 v1 exact, network ${X402_NETWORK}, 1 USDm (requirements: ${links.paymentRequirements})`,
+        `Terms: ${links.terms}`,
+        `Privacy: ${links.privacy}`,
         'Allow: *',
         '',
       ].join('\n'),

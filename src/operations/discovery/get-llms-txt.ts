@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
 import { textAnswer, textDocument } from './text-answer.ts'
-import { legalLinks } from './legal-links.ts'
+import { discoveryLinks } from './legal-links.ts'
 import { MCP_PATH } from '../runtime/paths.ts'
 
 export const getLlmsTxt = defineOperation({
@@ -17,8 +17,7 @@ export const getLlmsTxt = defineOperation({
   staleSeconds: 3600,
   mcp: false,
   async handler(ctx) {
-    const base = ctx.baseUrl()
-    const legal = legalLinks(base)
+    const links = discoveryLinks(ctx.baseUrl(), MCP_PATH)
     return textAnswer(
       [
         '# MegaChad burn-to-create',
@@ -26,18 +25,18 @@ export const getLlmsTxt = defineOperation({
         `> Burn 225,000 MEGACHAD (112,500 to the dead address, 112,500 to the fund wallet), pay 1 USDm with x402, upload a portrait, receive an AI-enhanced portrait minted as an NFT on MegaETH (chain ${ctx.chain.info.chainId}).`,
         '',
         '## Start here',
-        `- [Agent index](${base}/api/agent)`,
-        `- [OpenAPI](${base}/.well-known/openapi.json)`,
-        `- [MCP server](${base}${MCP_PATH}) (Streamable HTTP; [manifest](${base}/.well-known/mcp.json))`,
-        `- [Contract registry](${base}/.well-known/service-protocol.json)`,
-        `- [Full reference](${base}/llms-full.txt)`,
+        `- [Agent index](${links.agentIndex})`,
+        `- [OpenAPI](${links.openapi})`,
+        `- [MCP server](${links.mcp}) (Streamable HTTP; [manifest](${links.mcpManifest}))`,
+        `- [Contract registry](${links.contracts})`,
+        `- [Full reference](${links.llmsFull})`,
         '',
         '## Endpoints',
         ...ctx.operations.map((op) => `- \`${op.method} ${op.path}\`: ${op.summary}`),
         '',
         '## Legal',
-        `- [Terms](${legal.terms})`,
-        `- [Privacy](${legal.privacy})`,
+        `- [Terms](${links.terms})`,
+        `- [Privacy](${links.privacy})`,
         '',
       ].join('\n'),
       'text/markdown; charset=utf-8',
