@@ -50,6 +50,8 @@ export function createFreshness(bus: EventBus, log?: { warn(obj: object, msg: st
     if (message.origin === origin) return
     apply(message.topics as Topic[], message.block === undefined ? undefined : BigInt(message.block))
   })
+  // Invalidations sent while the bus was down never arrived: everything may have changed.
+  const unsubscribeReconnects = bus.subscribeReconnects(() => apply(TOPICS))
   return {
     stamp(topics) {
       const held = stamps.get(topics)
@@ -68,6 +70,9 @@ export function createFreshness(bus: EventBus, log?: { warn(obj: object, msg: st
     reached(block) {
       if (block > known) known = block
     },
-    close: unsubscribe,
+    close() {
+      unsubscribe()
+      unsubscribeReconnects()
+    },
   }
 }

@@ -19,6 +19,8 @@ export function createMemoryBus(): EventBus {
       invalidationListeners.add(listener)
       return () => invalidationListeners.delete(listener)
     },
+    // One process: nothing can come between a publish and its listeners.
+    subscribeReconnects: () => () => {},
     async close() {
       listeners.clear()
       invalidationListeners.clear()

@@ -17,5 +17,12 @@ export type EventBus = {
   subscribe(listener: (event: ProtocolEvent) => void): () => void
   publishInvalidation(message: Invalidation): Promise<void>
   subscribeInvalidations(listener: (message: Invalidation) => void): () => void
+  /**
+   * Called when the bus is connected again after an outage (Redis restarted or unreachable):
+   * the events and invalidations published meanwhile never reached this instance. Events are
+   * stored first, so listeners read what they missed from the store; invalidations are not, so
+   * every cached answer must be treated as changed. The in-process bus never calls it.
+   */
+  subscribeReconnects(listener: () => void): () => void
   close(): Promise<void>
 }

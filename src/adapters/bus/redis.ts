@@ -25,6 +25,25 @@ export async function createRedisBus(url: string, prefix = 'b2c'): Promise<Event
     else for (const listener of listeners) listener(parsed as ProtocolEvent)
   })
   await subscriber.subscribe(CHANNEL, INVALIDATIONS)
+  // After an outage ioredis reconnects by itself; once the subscription is confirmed again
+  // (subscribing twice is harmless), whatever was published meanwhile is known to be missed.
+  const reconnectListeners = new Set<() => void>()
+  let lost = false
+  subscriber.on('close', () => {
+    lost = true
+  })
+  subscriber.on('ready', () => {
+    if (!lost) return
+    lost = false
+    subscriber
+      .subscribe(CHANNEL, INVALIDATIONS)
+      .then(() => {
+        for (const listener of reconnectListeners) listener()
+      })
+      .catch(() => {
+        lost = true
+      })
+  })
   return {
     async publish(event) {
       await publisher.publish(CHANNEL, JSON.stringify(event))
@@ -40,7 +59,12 @@ export async function createRedisBus(url: string, prefix = 'b2c'): Promise<Event
       invalidationListeners.add(listener)
       return () => invalidationListeners.delete(listener)
     },
+    subscribeReconnects(listener) {
+      reconnectListeners.add(listener)
+      return () => reconnectListeners.delete(listener)
+    },
     async close() {
+      reconnectListeners.clear()
       listeners.clear()
       invalidationListeners.clear()
       subscriber.disconnect()

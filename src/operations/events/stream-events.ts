@@ -39,6 +39,14 @@ export const streamEvents = defineOperation({
           sink.write(frame(event.type, event.data, event.id))
         }
         const unsubscribe = ctx.bus.subscribe((event) => (caughtUp ? send(event) : live.push(event)))
+        // Events published while the bus was down reached the store but not this stream: read
+        // them from there once the bus is back (send skips what was already sent).
+        const stopResync = ctx.bus.subscribeReconnects(() => {
+          if (!caughtUp) return
+          listEventsAfter(ctx.db, lastSent, MAX_REPLAY)
+            .then((missed) => missed.forEach(send))
+            .catch(() => {})
+        })
         try {
           sink.write(`retry: ${RETRY_MS}\n\n`)
           // Events that are not stored (connected, the first stats, heartbeat, close) carry the
@@ -76,6 +84,7 @@ export const streamEvents = defineOperation({
           }
         } finally {
           unsubscribe()
+          stopResync()
           sink.end()
         }
       },
