@@ -34,3 +34,23 @@ export function sourceHash() {
 export function isBuilt() {
   return existsSync(hashFile) && readFileSync(hashFile, 'utf8') === sourceHash()
 }
+
+/**
+ * The module at `compiled` (under dist/) when dist/ is the build of the current sources, else
+ * the module at `source` (under src/) through tsx: how `npm start` and the CLI bin load.
+ * Without the TypeScript package to hash with (an install without devDependencies) it runs the
+ * sources. `onSource` is told when the sources are used.
+ */
+export async function importBuiltOrSource(compiled, source, onSource = () => {}) {
+  let built = false
+  try {
+    built = isBuilt()
+  } catch {
+    // no TypeScript package to hash with: run the sources
+  }
+  if (built) return import(compiled)
+  onSource()
+  const { register } = await import('tsx/esm/api')
+  register()
+  return import(source)
+}

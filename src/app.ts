@@ -7,7 +7,7 @@ import { chatAgent } from './chat/agent.ts'
 import { createChain } from './chain/clients.ts'
 import { readDeploymentFile, readDevnetDeployment, type Deployment } from './chain/deployment.ts'
 import { PUBLIC_MAINNET_RPC } from './chain/constants.ts'
-import { openDb, resetData, type Db } from './store/db.ts'
+import { openDb, resetData, serviceDbConfig, type Db } from './store/db.ts'
 import { getMeta, setMeta } from './store/meta.ts'
 import { createResponseCache } from './cache/response-cache.ts'
 import { createFreshness } from './cache/freshness.ts'
@@ -106,7 +106,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       })
     : await readDevnetDeployment(rpcUrl)
 
-  const db = await (options.db ?? openDb({ url: config.DATABASE_URL, dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, 'db') }))
+  const db = await (options.db ?? openDb(serviceDbConfig(config)))
   if (deployment.devnet) await followDevnetBoot(db, deployment.devnet.bootId, log)
 
   const chain = createChain({

@@ -179,9 +179,7 @@ async function main() {
   // another thread, and reads its files), while the service's modules load and the devnet
   // boots in its own process.
   log.info('opening the database; loading the service')
-  const db = import('./store/db.ts').then(({ openDb }) =>
-    openDb({ url: config.DATABASE_URL, dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, 'db') }),
-  )
+  const db = import('./store/db.ts').then(({ openDb, serviceDbConfig }) => openDb(serviceDbConfig(config)))
   db.catch(() => {}) // awaited by createApp; a failure before that is not unhandled
   const { createApp } = await import('./app.ts')
   await devnet?.ready

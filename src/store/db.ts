@@ -21,6 +21,11 @@ export type Db = Queryable & {
 
 export type DbConfig = { url?: string; dataDir?: string }
 
+/** Where the service's database is: `DATABASE_URL`, else the embedded one under `DATA_DIR`/db. */
+export function serviceDbConfig(config: { DATABASE_URL?: string; DATA_DIR: string }): DbConfig {
+  return { url: config.DATABASE_URL, dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, 'db') }
+}
+
 /**
  * Opens PostgreSQL when a URL is given, otherwise embedded PGlite in `dataDir`
  * (in memory when `dataDir` is undefined), and applies the migrations.
