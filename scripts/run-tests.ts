@@ -35,7 +35,10 @@ function find(dir: string): string[] {
   })
 }
 
-const roots = process.argv.slice(2).length ? process.argv.slice(2) : ['test', 'src']
+const args = process.argv.slice(2)
+// --typecheck (what `npm test` passes): the type check runs beside the tests instead of before them.
+const typecheck = args.includes('--typecheck')
+const roots = args.filter((arg) => !arg.startsWith('--')).length ? args.filter((arg) => !arg.startsWith('--')) : ['test', 'src']
 const files = [...new Set(roots.flatMap(find))].sort()
 if (files.length === 0) {
   console.error(`no test files under ${roots.join(', ')}`)
@@ -71,6 +74,18 @@ const started = Date.now()
 if (build({ ifChanged: true })) console.error(`# built dist/ in ${Date.now() - started} ms`)
 
 const jobs = plan(parallel)
+/** `npm run typecheck` in the background (incremental: .cache/tsc), its output kept for the end. */
+const typechecked: Promise<{ ok: boolean; output: string; ms: number }> | undefined =
+  typecheck && !process.env.TEST_PLAN
+    ? new Promise((resolve) => {
+        const begun = Date.now()
+        const child = spawn('npm', ['run', '--silent', 'typecheck'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+        let output = ''
+        child.stdout!.on('data', (chunk) => (output += chunk))
+        child.stderr!.on('data', (chunk) => (output += chunk))
+        child.on('exit', (code) => resolve({ ok: code === 0, output, ms: Date.now() - begun }))
+      })
+    : undefined
 // TEST_PLAN=1: print the processes and their files, run nothing.
 if (process.env.TEST_PLAN) {
   for (const job of jobs) console.log(`${job.reduce((sum, file) => sum + cost(file), 0)} ms: ${job.join(' ')}`)
@@ -86,6 +101,8 @@ function runJob(job: string[]): Promise<void> {
       process.execPath,
       [
         '--import', 'tsx',
+        // TEST_CPU_PROF=<dir>: a V8 CPU profile of each test process, to see where the suite's time goes.
+        ...(process.env.TEST_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.TEST_CPU_PROF)}`] : []),
         '--test-force-exit',
         '--test-timeout=300000',
         `--test-reporter=${path.join(root, 'scripts/test/reporter.ts')}`,
@@ -121,6 +138,9 @@ await Promise.all(
   }),
 )
 
+const types = await typechecked
+if (types) console.log(types.ok ? `ok   typecheck (${(types.ms / 1000).toFixed(1)} s)` : `FAIL typecheck\n${types.output}`)
+
 mkdirSync(path.dirname(timesFile), { recursive: true })
 writeFileSync(timesFile, `${JSON.stringify({ ...previous, ...Object.fromEntries(results.map((r) => [r.file, r.ms])) }, null, 1)}\n`)
 
@@ -131,4 +151,4 @@ console.log(
   `\n# ${results.length} files, ${sum('pass') + sum('fail') + sum('skip') + sum('todo')} tests: ${sum('pass')} passed, ${sum('fail')} failed, ${sum('skip')} skipped, ${sum('todo')} todo; ` +
     `${jobs.length} processes (${parallel} at a time), ${((Date.now() - started) / 1000).toFixed(1)} s`,
 )
-process.exit(failures.length || crashed.length || results.some((r) => !r.ok) ? 1 : 0)
+process.exit(failures.length || crashed.length || results.some((r) => !r.ok) || (types && !types.ok) ? 1 : 0)

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { testConfig } from './harness.ts'
+import { testAppOptions, testConfig } from './harness.ts'
 import { createApp, type App } from '../../src/app.ts'
 import { testBackend } from './postgres.ts'
 
@@ -20,7 +20,7 @@ export async function startTestApp(options: {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-test-'))
   const backend = await testBackend(options.database)
   const config = testConfig({ DATA_DIR: dataDir, RPC_URL: options.rpcUrl, ...backend.env, ...(options.env ?? {}) })
-  const app = await createApp(config, { images: options.images })
+  const app = await createApp(config, testAppOptions(config, options.images))
   const url = await app.listen()
   return {
     ...app,

@@ -7,6 +7,9 @@ import { loadConfig } from '../../src/config/load.ts'
 import { createApp, type App, type CreateAppOptions } from '../../src/app.ts'
 import { testBackend } from './postgres.ts'
 import { rpcClient } from './rpc.ts'
+import { createThreadedStylizer } from '../../src/adapters/image/threaded-stylizer.ts'
+import type { ImageGenerator } from '../../src/adapters/image/port.ts'
+import { openDb, resetData, type Db } from '../../src/store/db.ts'
 
 /**
  * The test harness: one devnet per test process, reset to its deployed state for each file
@@ -96,6 +99,55 @@ export function testConfig(env: Record<string, string>) {
   })
 }
 
+let stylizer: ImageGenerator | undefined
+
+/**
+ * The local stylizer (the real one: face landmarks and pixel work in a worker thread) shared
+ * by every app of the test process. Its thread loads the face model on first use, about 1.2 s
+ * of CPU; one per app paid that in every file that mints. Apps close it; the shared one stays
+ * (an idle stylizer thread does not keep the process alive).
+ */
+export function sharedStylizer(config: { IMAGE_PROVIDER?: string }): ImageGenerator | undefined {
+  if (config.IMAGE_PROVIDER && config.IMAGE_PROVIDER !== 'local') return undefined
+  stylizer ??= createThreadedStylizer()
+  const { name, generate } = stylizer
+  return { name, generate, async close() {} }
+}
+
+const idleDatabases: Db[] = []
+
+/**
+ * An embedded (PGlite) database for an app of this test process: a closed app's database,
+ * emptied (resetData: every table but the migration log, identities restarted, as after a
+ * devnet restart), or a new one. Opening a PGlite costs about 1.2 s of CPU; emptying one a
+ * few milliseconds. Closing the app gives it back instead of closing it.
+ */
+export async function pooledPglite(): Promise<Db> {
+  const db = idleDatabases.pop() ?? (await openDb({}))
+  await resetData(db)
+  let returned = false
+  // Once given back, this handle behaves as a closed database (a test may close it on purpose).
+  const open = () => {
+    if (returned) throw new Error('PGlite is closed')
+  }
+  return {
+    kind: db.kind,
+    query: async (sql, params) => (open(), db.query(sql, params)),
+    exec: async (sql) => (open(), db.exec(sql)),
+    transaction: async (fn) => (open(), db.transaction(fn)),
+    async close() {
+      if (returned) return
+      returned = true
+      idleDatabases.push(db)
+    },
+  }
+}
+
+/** What createApp is handed besides the configuration: the shared stylizer and a pooled PGlite. */
+export function testAppOptions(config: { IMAGE_PROVIDER?: string; DATABASE_URL?: string }, images?: ImageGenerator) {
+  return { images: images ?? sharedStylizer(config), ...(config.DATABASE_URL ? {} : { db: pooledPglite() }) }
+}
+
 export type InjectResponse = { status: number; body: any; headers: Headers; text: string }
 
 export type TestApp = App & {
@@ -125,7 +177,7 @@ export async function buildApp(devnet: TestDevnet, options: AppOptions = {}): Pr
   // PGlite, or with TEST_BACKEND=postgres (the second leg of .ci/run) PostgreSQL and Redis.
   const backend = await testBackend(options.database)
   const config = testConfig({ DATA_DIR: dataDir, RPC_URL: options.rpcUrl?.(devnet) ?? devnet.url, ...backend.env, ...options.env })
-  const app = await createApp(config, { images: options.images })
+  const app = await createApp(config, testAppOptions(config, options.images))
   const url = await app.listen()
   async function request(method: string, urlPath: string, init: { body?: unknown; headers?: Record<string, string>; payload?: string | Buffer } = {}): Promise<InjectResponse> {
     const json = init.body !== undefined
