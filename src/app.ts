@@ -29,6 +29,7 @@ import { createIpfsPinner } from './adapters/ipfs/index.ts'
 import type { IpfsPinner } from './adapters/ipfs/port.ts'
 import { createMemoryBus } from './adapters/bus/memory.ts'
 import { createRedisBus } from './adapters/bus/redis.ts'
+import { reportOutages } from './adapters/bus/redis-outages.ts'
 import type { PipelineDeps, FaultPoint } from './pipeline/deps.ts'
 import { createWorker } from './pipeline/worker.ts'
 import { createIndexer } from './indexer/indexer.ts'
@@ -130,7 +131,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     : createBuiltinFacilitator({ chain, sender: facilitatorSender })
   const images = options.images ?? createImageGenerator(imageConfig(config))
   const ipfs = options.ipfs ?? createIpfs(config, () => baseUrl)
-  const bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL, config.REDIS_PREFIX) : createMemoryBus()
+  const bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL, config.REDIS_PREFIX, (fields, message) => log.warn(fields, message)) : createMemoryBus()
   const fresh = createFreshness(bus, log)
   const deps: PipelineDeps = {
     db,
@@ -190,7 +191,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   // Rate-limit counters shared by every instance; a Redis outage fails open (see http/rate-limits.ts).
   const limits = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true }) : undefined
   if (limits) {
-    limits.on('error', (error) => log.warn({ err: error }, 'rate-limit Redis connection failed; limits are not enforced until it returns'))
+    reportOutages(limits, 'rate limits (not enforced until it returns)', (fields, message) => log.warn(fields, message))
     await limits.connect()
   }
   // The web page for people (/, /early) reads the same public API; it is no operation.

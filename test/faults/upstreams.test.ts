@@ -244,9 +244,10 @@ test('Redis goes down in the middle: the portrait is minted; live events resume 
   const p = await prepare(6)
   const lastSeen = stream.events.filter((e) => e.id).at(-1)?.id
   traps.pin = () => up.redis.down()
+  // Minting needs no Redis: the POST answers 200 as usual (it took 28 s, then 502, while every
+  // publish waited for reconnection attempts).
   const response = await postJson(`${url}/api/x402/looksmaxx`, p.body)
-  assert.ok(response.status === 200 || response.status === 502, JSON.stringify(response.body))
-  if (response.status === 502) assertOwed(response)
+  assert.equal(response.status, 200, JSON.stringify(response.body))
   await up.redis.restore()
   await assertPaidOnceMintedOnce(p)
   const tokenId = (await waitForStatus(p.burns.burnTxHash, 'minted')).result.tokenId

@@ -1,16 +1,23 @@
 import { Redis } from 'ioredis'
 import type { EventBus, Invalidation, ProtocolEvent } from './port.ts'
+import { reportOutages } from './redis-outages.ts'
 
 /**
  * Redis pub/sub: an event published by any instance reaches the subscribers of every
  * instance, including this one (through Redis, so all instances see one order).
  * Invalidations of cached answers travel on a second channel.
  */
-export async function createRedisBus(url: string, prefix = 'b2c'): Promise<EventBus> {
+export async function createRedisBus(url: string, prefix = 'b2c', warn?: (fields: Record<string, unknown>, message: string) => void): Promise<EventBus> {
   const CHANNEL = `${prefix}:events`
   const INVALIDATIONS = `${prefix}:invalidations`
-  const publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 })
+  // No offline queue: while Redis is away a publish fails at once instead of waiting for up to
+  // two reconnection attempts (seconds each; a looksmaxx publishes several times, and its POST
+  // took 28 s during an outage). Events are stored before they are published, and subscribers
+  // reread what they missed when their connection returns (subscribeReconnects).
+  const publisher = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 })
   const subscriber = new Redis(url, { lazyConnect: true })
+  reportOutages(publisher, 'event bus (publish)', warn)
+  reportOutages(subscriber, 'event bus (subscribe)', warn)
   await Promise.all([publisher.connect(), subscriber.connect()])
   const listeners = new Set<(event: ProtocolEvent) => void>()
   const invalidationListeners = new Set<(message: Invalidation) => void>()
