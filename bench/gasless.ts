@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createPublicClient, createWalletClient, erc20Abi, http, isAddressEqual, maxUint256 } from 'viem'
-import { mnemonicToAccount, privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
+import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
 import { startDevnet } from '../src/devnet/start-devnet.ts'
 import { loadConfig } from '../src/config/load.ts'
 import { createApp } from '../src/app.ts'
@@ -17,6 +17,7 @@ import { MNEMONIC } from '../test/support/agent.ts'
 import { getJson, postJson } from '../test/support/app.ts'
 import { table } from './support.ts'
 import { runDate, yesNo, type BenchResult } from './summary.ts'
+import { testAccount } from '../test/support/accounts.ts'
 
 /** Relays mined per second with 100 at once, and the p50 of their POSTs (issue 8). */
 const TARGET_PER_SECOND = 100
@@ -30,7 +31,7 @@ export async function benchGasless(count = 100, sequential = 20): Promise<BenchR
   await app.ctx.indexer.stop()
   try {
     const chain = createViemChain(devnet.url, 'https://x', devnet.info.contracts.multicall3)
-    const deployer = createWalletClient({ chain, transport: http(devnet.url), account: mnemonicToAccount(MNEMONIC, { addressIndex: 0 }) })
+    const deployer = createWalletClient({ chain, transport: http(devnet.url), account: testAccount(0).account })
     // Fresh burners: each gets tokens and a little ETH from the deployer, and approves the relayer.
     const prepare = async (n: number) => {
       const burners = Array.from({ length: n }, () => privateKeyToAccount(generatePrivateKey()))
@@ -74,7 +75,7 @@ export async function benchGasless(count = 100, sequential = 20): Promise<BenchR
     ).filter((nonce) => nonce === 1n).length
     times.sort((a, b) => a - b)
     // The chain's own share: one relay transaction sent and mined directly, without the service.
-    const direct = createWalletClient({ chain, transport: http(devnet.url), account: mnemonicToAccount(MNEMONIC, { addressIndex: 9 }) })
+    const direct = createWalletClient({ chain, transport: http(devnet.url), account: testAccount(9).account })
     const t0 = performance.now()
     for (let i = 0; i < 20; i++) {
       const hash = await direct.sendTransaction({ to: '0x000000000000000000000000000000000000bEEF', value: 1n })

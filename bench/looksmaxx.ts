@@ -7,7 +7,6 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { erc20Abi, createWalletClient, http } from 'viem'
-import { mnemonicToAccount } from 'viem/accounts'
 import { startDevnet } from '../src/devnet/start-devnet.ts'
 import { loadConfig } from '../src/config/load.ts'
 import { createApp } from '../src/app.ts'
@@ -19,6 +18,7 @@ import { runDate, yesNo, type BenchResult } from './summary.ts'
 /** p50 of a paid submission, sequential (issue 5). */
 const TARGET_P50_MS = 300
 import { table } from './support.ts'
+import { testAccount } from '../test/support/accounts.ts'
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 
@@ -31,7 +31,7 @@ export async function benchLooksmaxx(sequential = 50, concurrent = 20): Promise<
     const image = await portraitBase64()
     const requirements = (await getJson(`${url}/api/x402/looksmaxx`)).body.accepts[0]
     const chain = createViemChain(devnet.url, 'https://megaexplorer.xyz', devnet.info.contracts.multicall3)
-    const deployer = createWalletClient({ chain, transport: http(devnet.url), account: mnemonicToAccount(MNEMONIC, { addressIndex: 0 }) })
+    const deployer = createWalletClient({ chain, transport: http(devnet.url), account: testAccount(0).account })
     const agents = await Promise.all([5, 6, 7, 8, 9].map((i) => createAgent(url, devnet.url, i)))
     const total = sequential + concurrent
     // Tokens for every burn, straight from the deployer's supply.

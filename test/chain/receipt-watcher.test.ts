@@ -1,7 +1,6 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { pino } from 'pino'
-import { mnemonicToAccount } from 'viem/accounts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startRpcProxy } from '../support/rpc-proxy.ts'
 import { waitForSweeps } from '../support/sender-sweeps.ts'
@@ -9,6 +8,7 @@ import { MNEMONIC } from '../support/agent.ts'
 import { openDb } from '../../src/store/db.ts'
 import { createChain } from '../../src/chain/clients.ts'
 import { createTxSender } from '../../src/chain/sender/tx-sender.ts'
+import { testAccount } from '../support/accounts.ts'
 
 let devnet: Awaited<ReturnType<typeof startTestDevnet>>
 before(async () => {
@@ -28,7 +28,7 @@ test('one watcher per key settles every waiting request as their block arrives: 
   const proxy = await startRpcProxy(devnet.url)
   const db = await openDb({})
   const chain = createChain({ rpcUrl: proxy.url, publicRpcUrl: proxy.url, explorerUrl: 'https://x', contracts: devnet.info.contracts, fundWallet: devnet.info.accounts.fundWallet, facilitator: devnet.info.accounts.facilitator })
-  const account = mnemonicToAccount(MNEMONIC, { addressIndex: 6 })
+  const account = testAccount(6).account
   const sender = createTxSender({ db, chain, account, log: pino({ level: 'silent' }), pollMs: 10, watchMs: 50 })
   const to = '0x000000000000000000000000000000000000bEEF' as const
   const count = 30

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { pino } from 'pino'
-import { mnemonicToAccount } from 'viem/accounts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { createTestDatabase } from '../support/postgres.ts'
 import { TEST_DATABASE_URL } from '../support/env.ts'
@@ -13,6 +12,7 @@ import { createChain } from '../../src/chain/clients.ts'
 import { createTxSender, isTxDropped } from '../../src/chain/sender/tx-sender.ts'
 import { waitForSweeps } from '../support/sender-sweeps.ts'
 import { rpcCall } from '../support/rpc.ts'
+import { testAccount } from '../support/accounts.ts'
 
 let devnet: Awaited<ReturnType<typeof startTestDevnet>>
 before(async () => {
@@ -28,7 +28,7 @@ const chainOf = () =>
 
 test('a transaction stuck past the timeout is replaced with a higher fee, same nonce, and reported once mined', async () => {
   const db: Db = await openDb({})
-  const sender = createTxSender({ db, chain: chainOf(), account: mnemonicToAccount(MNEMONIC, { addressIndex: 3 }), log: pino({ level: 'silent' }), stuckAfterMs: 300 })
+  const sender = createTxSender({ db, chain: chainOf(), account: testAccount(3).account, log: pino({ level: 'silent' }), stuckAfterMs: 300 })
   await rpc('evm_setAutomine', [false])
   try {
     const pending = sender.sendAndWait({ key: 'stuck:1', to: '0x000000000000000000000000000000000000bEEF', data: '0x', value: 1n }, { timeoutMs: 20_000 })
@@ -46,7 +46,7 @@ test('a transaction stuck past the timeout is replaced with a higher fee, same n
     assert.ok(BigInt(rows.at(-1)!.max_fee_per_gas) > BigInt(rows[0]!.max_fee_per_gas), 'each replacement pays more')
     assert.equal(mined.txHash, mined.receipt.transactionHash)
     assert.ok(rows.some((r) => r.tx_hash === mined.txHash), 'the mined version is one of ours')
-    assert.equal(Number(await rpc('eth_getTransactionCount', [mnemonicToAccount(MNEMONIC, { addressIndex: 3 }).address, 'latest'])), 1, 'one nonce used')
+    assert.equal(Number(await rpc('eth_getTransactionCount', [testAccount(3).account.address, 'latest'])), 1, 'one nonce used')
   } finally {
     await rpc('evm_setAutomine', [true])
     await db.close()
@@ -55,7 +55,7 @@ test('a transaction stuck past the timeout is replaced with a higher fee, same n
 
 test('a transaction that cannot be mined at its fee is replaced and its outcome recorded after its request gave up', async () => {
   const db: Db = await openDb({})
-  const account = mnemonicToAccount(MNEMONIC, { addressIndex: 2 })
+  const account = testAccount(2).account
   const sender = createTxSender({ db, chain: chainOf(), account, log: pino({ level: 'silent' }), stuckAfterMs: 1500, watchMs: 100 })
   const startNonce = Number(await rpc('eth_getTransactionCount', [account.address, 'latest']))
   await rpc('evm_setAutomine', [false])
@@ -106,7 +106,7 @@ test('50 concurrent sends from two processes sharing PostgreSQL land with consec
       child.on('exit', (code) => resolve({ code, out }))
     })
   try {
-    const relayer = mnemonicToAccount(MNEMONIC, { addressIndex: 1 }).address
+    const relayer = testAccount(1).account.address
     const startNonce = Number(await rpc('eth_getTransactionCount', [relayer, 'latest']))
     // A dies after storing 10 of its transactions; B sends its 25 meanwhile; A, restarted,
     // re-broadcasts what it stored and sends the rest.
@@ -136,7 +136,7 @@ for (const database of ['pglite', 'postgres'] as const) {
   test(`a stored transaction whose nonce another transaction of the key used is marked dropped, and its waiter gets a typed error (${database})`, { skip: database === 'postgres' && !TEST_DATABASE_URL ? 'TEST_DATABASE_URL is not set' : false }, async () => {
     const pg = database === 'postgres' ? await createTestDatabase() : undefined
     const db: Db = await openDb(pg ? { url: pg.url } : {})
-    const account = mnemonicToAccount(MNEMONIC, { addressIndex: database === 'pglite' ? 4 : 8 })
+    const account = testAccount(database === 'pglite' ? 4 : 8).account
     const chain = chainOf()
     // A long stuck time: no replacement, so only the nonce decides.
     const sender = createTxSender({ db, chain, account, log: pino({ level: 'silent' }), stuckAfterMs: 60_000, watchMs: 100 })

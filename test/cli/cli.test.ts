@@ -4,9 +4,9 @@ import { execFile } from 'node:child_process'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { createPublicClient, http, parseAbi } from 'viem'
-import { mnemonicToAccount } from 'viem/accounts'
 import { useDevnetApp } from '../support/devnet-app.ts'
 import { MNEMONIC } from '../support/agent.ts'
+import { testAccount } from '../support/accounts.ts'
 
 const fixture = useDevnetApp()
 const bin = path.resolve('bin/burn-to-create.js')
@@ -25,7 +25,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 }
 
 test('looksmaxx end to end: quote, swap, burn, transfer, pay, submit, status; the NFT is the wallet\'s and its metadata resolves', async () => {
-  const owner = mnemonicToAccount(MNEMONIC, { addressIndex: 6 }).address
+  const owner = testAccount(6).account.address
   const run = await cli(['looksmaxx', '--image', portrait, '--account', '6', '--json'])
   assert.equal(run.code, 0, `stderr: ${run.stderr}\nstdout: ${run.stdout}`)
   for (const step of ['Quote', 'Swap ETH for tokens', 'Burn 112,500 tokens', 'Transfer 112,500 tokens to the fund', 'Sign the 1 USDm payment', 'Submit the portrait', 'Status']) {
@@ -73,7 +73,7 @@ test('price, plan, wallet and chat print what the API answers', async () => {
   const human = await cli(['price'])
   assert.match(human.stdout, /A portrait burns 225,000 tokens/)
 
-  const address = mnemonicToAccount(MNEMONIC, { addressIndex: 7 }).address
+  const address = testAccount(7).account.address
   const plan = JSON.parse((await cli(['plan', '--address', address, '--json'])).stdout)
   assert.deepEqual(plan.steps.map((s: { action: string }) => s.action), ['swap', 'burn', 'tren_fund', 'submit'])
   const wallet = await cli(['wallet', '--account', '7'])

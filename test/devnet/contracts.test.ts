@@ -4,12 +4,12 @@ import {
   createPublicClient, createWalletClient, http, parseAbi, parseEther, parseSignature, maxUint256, erc20Abi, getAddress,
   BaseError, ContractFunctionRevertedError, type Address, type Hex,
 } from 'viem'
-import { mnemonicToAccount } from 'viem/accounts'
 import { randomBytes } from 'node:crypto'
 import { startDevnet, type Devnet } from '../../src/devnet/start-devnet.ts'
 import { createViemChain } from '../../src/chain/clients.ts'
 import { quoterV2Abi, swapRouter02Abi } from '../../src/chain/abis/uniswap.ts'
 import { eip3009Abi, transferWithAuthorizationTypes } from '../../src/chain/abis/eip3009.ts'
+import { testAccount } from '../support/accounts.ts'
 
 const MNEMONIC = 'test test test test test test test test test test test junk'
 const E18 = 10n ** 18n
@@ -17,7 +17,7 @@ const DEAD = getAddress('0x000000000000000000000000000000000000dEaD')
 let devnet: Devnet
 let chain: ReturnType<typeof createViemChain>
 let client: ReturnType<typeof createPublicClient>
-const account = (i: number) => mnemonicToAccount(MNEMONIC, { addressIndex: i })
+const account = (i: number) => testAccount(i).account
 const wallet = (i: number) => createWalletClient({ chain, transport: http(devnet.url), account: account(i) })
 const now = async () => (await client.getBlock()).timestamp
 

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict'
 import {
   BaseError, createPublicClient, createWalletClient, decodeErrorResult, erc20Abi, http, parseAbi, type Hex,
 } from 'viem'
-import { mnemonicToAccount, type HDAccount } from 'viem/accounts'
+import { type PrivateKeyAccount } from 'viem/accounts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { createChain, createViemChain, type Chain } from '../../src/chain/clients.ts'
 import type { PlanResult, PlanStep } from '../../src/chain/builders/plan.ts'
+import { testAccount } from '../support/accounts.ts'
 
 export const MNEMONIC = 'test test test test test test test test test test test junk'
 export const E18 = 10n ** 18n
@@ -23,10 +24,10 @@ export async function startDefiDevnet() {
     rpcUrl: devnet.url, publicRpcUrl: devnet.url, explorerUrl: 'https://megaexplorer.xyz',
     contracts: devnet.info.contracts, fundWallet: devnet.info.accounts.fundWallet, facilitator: devnet.info.accounts.facilitator,
   })
-  const accounts = new Map<number, HDAccount>()
+  const accounts = new Map<number, PrivateKeyAccount>()
   const account = (i: number) => {
     let a = accounts.get(i)
-    if (!a) accounts.set(i, (a = mnemonicToAccount(MNEMONIC, { addressIndex: i })))
+    if (!a) accounts.set(i, (a = testAccount(i).account))
     return a
   }
   const address = (i: number) => account(i).address

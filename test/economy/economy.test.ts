@@ -1,11 +1,11 @@
 import { test, before, after, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { createWalletClient, encodeFunctionData, erc20Abi, getAddress, http, parseAbi } from 'viem'
-import { mnemonicToAccount } from 'viem/accounts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
 import { createAgent, portraitBase64, MNEMONIC, type Agent } from '../support/agent.ts'
 import { rpcCall } from '../support/rpc.ts'
+import { testAccount } from '../support/accounts.ts'
 
 const E18 = 10n ** 18n
 const DEAD = '0x000000000000000000000000000000000000dEaD'
@@ -302,7 +302,7 @@ describe('early access codes and NFT eligibility', () => {
 
   test('an NFT without tokens opens the referral path; three portraits give instant access', async () => {
     // The devnet deployer holds the minter role of the portrait NFT.
-    const minter = createWalletClient({ account: mnemonicToAccount(MNEMONIC, { addressIndex: 0 }), chain: (await createAgent(app.url, devnet.url, 4)).publicClient.chain, transport: http(devnet.url) })
+    const minter = createWalletClient({ account: testAccount(0).account, chain: (await createAgent(app.url, devnet.url, 4)).publicClient.chain, transport: http(devnet.url) })
     const reader = (await createAgent(app.url, devnet.url, 4)).publicClient
     const mintAbi = parseAbi(['function mint(address to, string uri) returns (uint256)'])
     const mint = async (to: `0x${string}`) => {

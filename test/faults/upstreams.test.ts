@@ -10,7 +10,6 @@ import { createAgent, portraitBase64, MNEMONIC, type Agent } from '../support/ag
 import { testBackend } from '../support/postgres.ts'
 import { openStream } from '../support/sse.ts'
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/env.ts'
-import { mnemonicToAccount } from 'viem/accounts'
 import { loadConfig } from '../../src/config/load.ts'
 import { createApp, type App } from '../../src/app.ts'
 import { serveFacilitatorHttp } from '../../src/adapters/facilitator/serve-http.ts'
@@ -20,6 +19,7 @@ import { createImageGenerator } from '../../src/adapters/image/index.ts'
 import { createPinataPinner } from '../../src/adapters/ipfs/pinata.ts'
 import { computeCid } from '../../src/adapters/ipfs/cid.ts'
 import { switchableHttp, switchableTcp } from './switchable.ts'
+import { testAccount } from '../support/accounts.ts'
 
 /**
  * Each upstream of a looksmaxx taken away in the middle of one (its server stops listening and
@@ -70,7 +70,7 @@ before(async () => {
   })
   // The facilitator is a service of its own (the built-in one over the x402 HTTP API).
   facilitatorApp = await startTestApp({ rpcUrl: devnet.url, database: 'pglite' })
-  const sender = createTxSender({ db: facilitatorApp.ctx.db, chain: facilitatorApp.ctx.chain, account: mnemonicToAccount(MNEMONIC, { addressIndex: 2 }), log: facilitatorApp.ctx.log })
+  const sender = createTxSender({ db: facilitatorApp.ctx.db, chain: facilitatorApp.ctx.chain, account: testAccount(2).account, log: facilitatorApp.ctx.log })
   served = await serveFacilitatorHttp(createBuiltinFacilitator({ chain: facilitatorApp.ctx.chain, sender }), { apiKey: API_KEY })
   up.facilitator = await switchableHttp(async (req, body, res) => {
     const answer = await fetch(`${served.url}${req.url}`, { method: req.method, headers: { 'content-type': 'application/json', authorization: String(req.headers.authorization) }, body })

@@ -1,10 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createPublicClient, createWalletClient, encodeFunctionData, erc20Abi, http, parseAbi } from 'viem'
-import { mnemonicToAccount } from 'viem/accounts'
 import { useDevnetApp } from '../support/devnet-app.ts'
 import { getJson } from '../support/app.ts'
 import { createViemChain } from '../../src/chain/clients.ts'
+import { testAccount } from '../support/accounts.ts'
 
 const MNEMONIC = 'test test test test test test test test test test test junk'
 const routerAbi = parseAbi([
@@ -17,7 +17,7 @@ const fixture = useDevnetApp()
 async function agentClients(index: number) {
   const info = (await getJson(`${fixture.app.url}/api/bridge`)).body
   const chain = createViemChain(info.chain.rpc, 'https://megaexplorer.xyz', '0xcA11bde05977b3631167028862bE2a173976CA11')
-  const account = mnemonicToAccount(MNEMONIC, { addressIndex: index })
+  const account = testAccount(index).account
   return {
     account,
     publicClient: createPublicClient({ chain, transport: http() }),

@@ -1,7 +1,6 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { createWalletClient, erc20Abi, http, parseAbi } from 'viem'
-import { mnemonicToAccount } from 'viem/accounts'
 import { pino } from 'pino'
 import { startTestDevnet } from '../support/devnet.ts'
 import { MNEMONIC } from '../support/agent.ts'
@@ -15,6 +14,7 @@ import type { EventBus } from '../../src/adapters/bus/port.ts'
 import { createFreshness } from '../../src/cache/freshness.ts'
 import { startRpcProxy } from '../support/rpc-proxy.ts'
 import { rpcCall } from '../support/rpc.ts'
+import { testAccount } from '../support/accounts.ts'
 
 const E18 = 10n ** 18n
 const DEAD = '0x000000000000000000000000000000000000dEaD'
@@ -48,7 +48,7 @@ function indexer(options: { pageSize?: number; confirmations?: number; rpcUrl?: 
   })
 }
 
-const holder = () => createWalletClient({ chain: createViemChain(devnet.url, 'https://x', devnet.info.contracts.multicall3), transport: http(devnet.url), account: mnemonicToAccount(MNEMONIC, { addressIndex: 4 }) })
+const holder = () => createWalletClient({ chain: createViemChain(devnet.url, 'https://x', devnet.info.contracts.multicall3), transport: http(devnet.url), account: testAccount(4).account })
 async function burnLeg(to: `0x${string}`, tokens: bigint) {
   const hash = await holder().writeContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'transfer', args: [to, tokens * E18] })
   await rpc('eth_getTransactionReceipt', [hash])
@@ -61,7 +61,7 @@ test('indexes burn legs and NFT mints in pages, and resumes from its cursor afte
   const first = await burnLeg(DEAD, 112_500n)
   const second = await burnLeg(devnet.info.accounts.fundWallet, 112_500n)
   const nftAbi = parseAbi(['function mint(address,string) returns (uint256)'])
-  const minter = createWalletClient({ chain: createViemChain(devnet.url, 'https://x', devnet.info.contracts.multicall3), transport: http(devnet.url), account: mnemonicToAccount(MNEMONIC, { addressIndex: 0 }) })
+  const minter = createWalletClient({ chain: createViemChain(devnet.url, 'https://x', devnet.info.contracts.multicall3), transport: http(devnet.url), account: testAccount(0).account })
   await minter.writeContract({ address: devnet.info.contracts.nft, abi: nftAbi, functionName: 'mint', args: [devnet.info.accounts.agents[0]!, 'ipfs://x'] })
 
   const head = Number(await rpc('eth_blockNumber'))
@@ -164,7 +164,7 @@ test('an RPC that refuses large log ranges is read in halves until it answers', 
 
 test('a mint made elsewhere reaches the stream once, in the shape of the pipeline\'s burn events', async () => {
   const nftAbi = parseAbi(['function mint(address,string) returns (uint256)', 'event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)'])
-  const account = mnemonicToAccount(MNEMONIC, { addressIndex: 0 })
+  const account = testAccount(0).account
   const chain = createViemChain(devnet.url, 'https://x', devnet.info.contracts.multicall3)
   const minter = createWalletClient({ chain, transport: http(devnet.url), account })
   const mintTo = async (to: `0x${string}`) => {

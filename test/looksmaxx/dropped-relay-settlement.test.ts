@@ -1,6 +1,5 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { mnemonicToAccount } from 'viem/accounts'
 import { pino } from 'pino'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
@@ -10,6 +9,7 @@ import { createTxSender, type TxSender } from '../../src/chain/sender/tx-sender.
 import { createBuiltinFacilitator } from '../../src/adapters/facilitator/builtin.ts'
 import { eip3009Abi } from '../../src/chain/abis/eip3009.ts'
 import { rpcCall } from '../support/rpc.ts'
+import { testAccount } from '../support/accounts.ts'
 
 /**
  * A relay or a settlement whose nonce another transaction of the hot key used (the key was
@@ -78,7 +78,7 @@ test('a dropped gasless relay answers 500 RELAY_FAILED, burns nothing, and the b
 test('a dropped settlement is not a settlement: the authorization stays unused, nobody is charged, the claim is released once it expires', async () => {
   // The app's facilitator settles through a sender of the facilitator key (account 2) whose
   // first settlement loses its nonce.
-  const sender = createTxSender({ db: app.ctx.db, chain: app.ctx.chain, account: mnemonicToAccount(MNEMONIC, { addressIndex: 2 }), log: pino({ level: 'silent' }) })
+  const sender = createTxSender({ db: app.ctx.db, chain: app.ctx.chain, account: testAccount(2).account, log: pino({ level: 'silent' }) })
   const taken = loseFirstNonce(sender, 2, (key) => key.startsWith('settle:'))
   const builtin = createBuiltinFacilitator({ chain: app.ctx.chain, sender })
   const facilitator = app.ctx.pipeline.deps.facilitator

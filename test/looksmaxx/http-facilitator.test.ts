@@ -1,6 +1,5 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { mnemonicToAccount } from 'viem/accounts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
 import { createAgent, portraitBase64, MNEMONIC } from '../support/agent.ts'
@@ -10,6 +9,7 @@ import { createHttpFacilitator } from '../../src/adapters/facilitator/http.ts'
 import { createTxSender } from '../../src/chain/sender/tx-sender.ts'
 import { parsePaymentPayload } from '../../src/x402/payload.ts'
 import { secret } from '../../src/config/secret.ts'
+import { testAccount } from '../support/accounts.ts'
 
 let devnet: Awaited<ReturnType<typeof startTestDevnet>>
 let facilitatorApp: TestApp
@@ -24,7 +24,7 @@ before(async () => {
   const sender = createTxSender({
     db: facilitatorApp.ctx.db,
     chain: facilitatorApp.ctx.chain,
-    account: mnemonicToAccount(MNEMONIC, { addressIndex: 2 }),
+    account: testAccount(2).account,
     log: facilitatorApp.ctx.log,
   })
   served = await serveFacilitatorHttp(createBuiltinFacilitator({ chain: facilitatorApp.ctx.chain, sender }), { apiKey: API_KEY })

@@ -1,13 +1,13 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
-import { mnemonicToAccount } from 'viem/accounts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
 import { createAgent, portraitBase64, MNEMONIC } from '../support/agent.ts'
 import { serveFacilitatorHttp } from '../../src/adapters/facilitator/serve-http.ts'
 import { createBuiltinFacilitator } from '../../src/adapters/facilitator/builtin.ts'
 import { createTxSender } from '../../src/chain/sender/tx-sender.ts'
+import { testAccount } from '../support/accounts.ts'
 
 let devnet: Awaited<ReturnType<typeof startTestDevnet>>
 let facilitatorHost: TestApp
@@ -19,7 +19,7 @@ let settleCalls = 0
 before(async () => {
   devnet = await startTestDevnet()
   facilitatorHost = await startTestApp({ rpcUrl: devnet.url })
-  const sender = createTxSender({ db: facilitatorHost.ctx.db, chain: facilitatorHost.ctx.chain, account: mnemonicToAccount(MNEMONIC, { addressIndex: 2 }), log: facilitatorHost.ctx.log })
+  const sender = createTxSender({ db: facilitatorHost.ctx.db, chain: facilitatorHost.ctx.chain, account: testAccount(2).account, log: facilitatorHost.ctx.log })
   real = await serveFacilitatorHttp(createBuiltinFacilitator({ chain: facilitatorHost.ctx.chain, sender }), {})
   // A facilitator that settles for real but then loses the answer (HTTP 504, as a timeout).
   flaky = http.createServer(async (req, res) => {

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict'
 import { readFile, writeFile, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { toHex } from 'viem'
 import { x402Client } from '@x402/fetch'
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http'
 import { registerExactEvmScheme } from '@x402/evm/exact/client'
@@ -79,7 +78,7 @@ test('@x402/fetch pays a looksmaxx exactly as the README shows it (v2)', async (
   const agent = await readyAgent(5)
   const { burnTxHash, devTxHash, image } = await looksmaxxBody(agent)
   const usdm = await agent.usdmBalance()
-  const privateKey = toHex(agent.account.getHdKey().privateKey!)
+  const privateKey = agent.privateKey
   // The snippet as written, with its inputs declared before it; a module beside this test so
   // that it resolves the same packages.
   const file = path.join(here, `.readme-x402-snippet-${process.pid}.ts`)

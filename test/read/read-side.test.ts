@@ -1,12 +1,12 @@
 import { test, before, after, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { createWalletClient, http } from 'viem'
-import { mnemonicToAccount } from 'viem/accounts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
 import { createAgent, portraitBase64, MNEMONIC, type Agent } from '../support/agent.ts'
 import { createViemChain } from '../../src/chain/clients.ts'
 import { reputationRegistryAbi } from '../../src/chain/abis/registries.ts'
+import { testAccount } from '../support/accounts.ts'
 
 let devnet: Awaited<ReturnType<typeof startTestDevnet>>
 let app: TestApp
@@ -28,7 +28,7 @@ before(async () => {
     minted.push({ burner: who.address, tokenId: body.tokenId, burnTxHash, ipfsCid: body.ipfsCid })
   }
   // Agent 5 rates the service's ERC-8004 agent.
-  const wallet = createWalletClient({ chain: createViemChain(devnet.url, 'https://x', devnet.info.contracts.multicall3), transport: http(devnet.url), account: mnemonicToAccount(MNEMONIC, { addressIndex: 5 }) })
+  const wallet = createWalletClient({ chain: createViemChain(devnet.url, 'https://x', devnet.info.contracts.multicall3), transport: http(devnet.url), account: testAccount(5).account })
   const hash = await wallet.writeContract({
     address: devnet.info.contracts.reputationRegistry, abi: reputationRegistryAbi, functionName: 'giveFeedback',
     args: [BigInt(devnet.info.agentId), 95n, 0, 'starred', '', '', '', `0x${'00'.repeat(32)}`],

@@ -7,9 +7,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createInterface } from 'node:readline'
 import { createPublicClient, createWalletClient, erc20Abi, http } from 'viem'
-import { mnemonicToAccount } from 'viem/accounts'
 import { freePort } from '../support/service-process.ts'
 import { createViemChain } from '../../src/chain/clients.ts'
+import { testAccount } from '../support/accounts.ts'
 
 const MNEMONIC = 'test test test test test test test test test test test junk'
 const mainEntry = fileURLToPath(new URL('../../src/main.ts', import.meta.url))
@@ -121,7 +121,7 @@ test('npm start with no configuration: devnet beside the service, quote buys tok
   assert.ok((await fetch(first.ready.openapi)).ok)
 
   // 2. A script from outside buys tokens with the quote's transaction, through the announced chain.rpc.
-  const account = mnemonicToAccount(MNEMONIC, { addressIndex: 7 })
+  const account = testAccount(7).account
   const quoteResponse = await fetch(`${url}/api/x402/quote?ethAmount=0.5&recipient=${account.address}`)
   assert.equal(quoteResponse.status, 200)
   const quote = (await quoteResponse.json()) as { swap: { router: `0x${string}`; data: `0x${string}`; value: string } }

@@ -1,6 +1,5 @@
 import { signExactPayment, type AuthorizationFields } from '../../src/cli/pay.ts'
 import { createPublicClient, createWalletClient, encodeFunctionData, erc20Abi, http, keccak256, parseAbi, parseSignature, zeroAddress, type Chain } from 'viem'
-import { mnemonicToAccount } from 'viem/accounts'
 import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
@@ -8,6 +7,7 @@ import path from 'node:path'
 import sharp from 'sharp'
 import { createViemChain } from '../../src/chain/clients.ts'
 import { getJson } from './app.ts'
+import { testAccount } from './accounts.ts'
 
 export const MNEMONIC = 'test test test test test test test test test test test junk'
 const E18 = 10n ** 18n
@@ -20,7 +20,7 @@ const nftAbi = parseAbi(['function ownerOf(uint256) view returns (address)', 'fu
  */
 export async function createAgent(appUrl: string, rpcUrl: string, index: number) {
   const chain: Chain = createViemChain(rpcUrl, 'https://megaexplorer.xyz', '0xcA11bde05977b3631167028862bE2a173976CA11')
-  const account = mnemonicToAccount(MNEMONIC, { addressIndex: index })
+  const { account, privateKey } = testAccount(index)
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl) })
   const wallet = createWalletClient({ chain, transport: http(rpcUrl), account })
   const protocol = (await getJson(`${appUrl}/.well-known/service-protocol.json`)).body
@@ -39,6 +39,7 @@ export async function createAgent(appUrl: string, rpcUrl: string, index: number)
 
   return {
     account,
+    privateKey,
     address: account.address,
     publicClient,
     contracts,

@@ -4,18 +4,18 @@
  * storing its n-th transaction, before broadcasting it. Prints the records as JSON.
  */
 import { pino } from 'pino'
-import { mnemonicToAccount } from 'viem/accounts'
 import { openDb } from '../../src/store/db.ts'
 import { createChain } from '../../src/chain/clients.ts'
 import { readDevnetDeployment } from '../../src/chain/deployment.ts'
 import { createTxSender } from '../../src/chain/sender/tx-sender.ts'
 import { MNEMONIC } from './agent.ts'
+import { testAccount } from './accounts.ts'
 
 const { DATABASE_URL, RPC_URL, COUNT, PREFIX, CRASH_AFTER } = process.env
 const deployment = await readDevnetDeployment(RPC_URL!)
 const chain = createChain({ rpcUrl: RPC_URL!, publicRpcUrl: RPC_URL!, explorerUrl: 'https://x', contracts: deployment.contracts, fundWallet: deployment.fundWallet, facilitator: deployment.facilitator })
 const db = await openDb({ url: DATABASE_URL })
-const sender = createTxSender({ db, chain, account: mnemonicToAccount(MNEMONIC, { addressIndex: 1 }), log: pino({ level: 'silent' }) })
+const sender = createTxSender({ db, chain, account: testAccount(1).account, log: pino({ level: 'silent' }) })
 await sender.resume()
 let stored = 0
 const records = await Promise.all(

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
-import { mnemonicToAccount } from 'viem/accounts'
 import { MNEMONIC } from './agent.ts'
 import { rpcCall } from './rpc.ts'
 import type { TxSender } from '../../src/chain/sender/tx-sender.ts'
 import type { Queryable } from '../../src/store/db.ts'
+import { testAccount } from './accounts.ts'
 
 
 /**
@@ -22,7 +22,7 @@ export function takeFirstNonce(options: {
 }) {
   const { sender, rpcUrl, db, chainId, match } = options
   const rpc = (method: string, params: unknown[] = []) => rpcCall(rpcUrl, method, params)
-  const account = mnemonicToAccount(MNEMONIC, { addressIndex: options.addressIndex })
+  const account = testAccount(options.addressIndex).account
   assert.equal(sender.address, account.address)
   const real = sender.sendAndWait.bind(sender)
   const taken: Array<{ key: string; hash: string; foreign: string }> = []

@@ -1,6 +1,5 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mnemonicToAccount } from 'viem/accounts'
 import Fastify from 'fastify'
 import { pino } from 'pino'
 import { mountWeb } from '../../src/web/routes.ts'
@@ -11,6 +10,7 @@ import { buildApiReference } from '../../web/lib/api-reference.ts'
 import { addBurn, burnSeries, latestBurns, type Burn, type BurnEvent } from '../../web/lib/burn-series.ts'
 import { curlCommand, referralFromQuery, registrationBody, registrationTypedData, typedDataJson } from '../../web/lib/early-signup.ts'
 import { MNEMONIC } from '../support/agent.ts'
+import { testAccount } from '../support/accounts.ts'
 
 /** The page's pure parts, against what the service really serves and checks. */
 
@@ -63,7 +63,7 @@ test('the referral code of a link is used only when it is a code', () => {
 })
 
 test('what the page signs (in the browser or as JSON for a command-line signer) passes the service\'s signature check', async () => {
-  const account = mnemonicToAccount(MNEMONIC, { addressIndex: 4 })
+  const account = testAccount(4).account
   const template = signTypedDataTemplate('EarlyAccessRegistration', {})
   const issuedAt = Math.floor(Date.now() / 1000)
   const body = registrationBody({ wallet: account.address, twitter: ' @chad ', tweetUrl: '', referralCode: 'abc123demo' }, issuedAt)

@@ -1,11 +1,11 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { encodeFunctionData, erc20Abi } from 'viem'
-import { mnemonicToAccount } from 'viem/accounts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
 import { createAgent, portraitBase64, MNEMONIC, type Agent } from '../support/agent.ts'
 import { hasChromium, startBrowser, CHROMIUM, type TestBrowser } from '../support/browser.ts'
+import { testAccount } from '../support/accounts.ts'
 
 /**
  * The web page in a real browser (Debian's Chromium through playwright-core) against the
@@ -105,7 +105,7 @@ test('/ shows the price, the gallery, the chadboard, the chart and the API refer
 
 test('/early?ref=CODE shows the code and signs a wallet up through an injected EIP-1193 wallet', { skip }, async () => {
   const { page, errors } = await browser.open()
-  const account = mnemonicToAccount(MNEMONIC, { addressIndex: 4 })
+  const account = testAccount(4).account
   const asked: string[] = []
   // A wallet extension's provider, backed by a real key: it signs what the page asks it to.
   await page.exposeFunction('walletRequest', async (method: string, params: unknown[]) => {
