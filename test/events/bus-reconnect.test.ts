@@ -5,6 +5,15 @@ import { createRedisBus } from '../../src/adapters/bus/redis.ts'
 import { createFreshness } from '../../src/cache/freshness.ts'
 import { switchableTcp } from '../faults/switchable.ts'
 import { TEST_REDIS_URL } from '../support/env.ts'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { openStream } from '../support/sse.ts'
+import { releaseDevnet, testConfig, testDevnet } from '../support/harness.ts'
+import { createApp } from '../../src/app.ts'
+import { openDb, type Db } from '../../src/store/db.ts'
+import { listEventsAfter } from '../../src/store/events.ts'
+import { publishEvent } from '../../src/events/publish-event.ts'
 
 /**
  * Redis goes away and comes back: messages published meanwhile never reach the subscriber, so
@@ -45,5 +54,41 @@ test('after a Redis outage the bus reports the reconnect once subscribed again, 
     await bus.close()
     await direct.close()
     await proxy.down()
+  }
+})
+
+test('after a Redis outage the open streams of an instance get what they missed from one read of the store, not one each', { skip: !TEST_REDIS_URL && 'TEST_REDIS_URL is not set' }, async () => {
+  const devnet = await testDevnet()
+  const redis = new URL(TEST_REDIS_URL!)
+  const proxy = await switchableTcp({ host: redis.hostname, port: Number(redis.port || 6379) })
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-resync-'))
+  // The app's database, counting the reads of missed events.
+  const db = await openDb({})
+  let replays = 0
+  const counted: Db = { ...db, query: (sql, params) => (/FROM events WHERE id >/.test(sql) && replays++, db.query(sql, params)) }
+  const config = testConfig({ DATA_DIR: dataDir, RPC_URL: devnet.url, REDIS_URL: `redis://127.0.0.1:${proxy.port}`, REDIS_PREFIX: `t-${randomBytes(4).toString('hex')}` })
+  const app = await createApp(config, { db: Promise.resolve(counted) })
+  const streams: Awaited<ReturnType<typeof openStream>>[] = []
+  try {
+    const url = await app.listen()
+    for (let i = 0; i < 20; i++) streams.push(await openStream(`${url}/api/events`))
+    await Promise.all(streams.map((s) => s.waitFor((e) => e.event === 'stats')))
+
+    await proxy.down()
+    // Stored while Redis is away; its live delivery fails at once.
+    const missed = await publishEvent(app.ctx, 'burn', { txHash: `0x${'ab'.repeat(32)}`, tokenId: '77' }).catch(() => undefined)
+    const stored = await listEventsAfter(db, 0n, 1000)
+    const event = stored.find((e) => e.data.tokenId === '77')
+    assert.ok(event && !missed, 'stored, not delivered live')
+    replays = 0
+    await proxy.restore()
+    await Promise.all(streams.map((s) => s.waitFor((e) => e.event === 'burn' && e.id === event.id, 15_000)))
+    assert.equal(replays, 1, 'one read of the store for the 20 streams')
+  } finally {
+    await Promise.all(streams.map((s) => s.close()))
+    await app.close()
+    await proxy.down()
+    await rm(dataDir, { recursive: true, force: true })
+    await releaseDevnet()
   }
 })

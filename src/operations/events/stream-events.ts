@@ -3,6 +3,7 @@ import { defineOperation, stream } from '../define.ts'
 import { listEventsAfter, lastEventId } from '../../store/events.ts'
 import { countPortraits } from '../../store/portraits.ts'
 import type { ProtocolEvent } from '../../adapters/bus/port.ts'
+import { resyncOnReconnect } from '../../events/stream-resync.ts'
 
 /** How many missed events a reconnecting client gets at most; older ones are in the gallery. */
 const MAX_REPLAY = 500
@@ -41,12 +42,17 @@ export const streamEvents = defineOperation({
         const unsubscribe = ctx.bus.subscribe((event) => (caughtUp ? send(event) : live.push(event)))
         // Events published while the bus was down reached the store but not this stream: read
         // them from there once the bus is back (send skips what was already sent).
-        const stopResync = ctx.bus.subscribeReconnects(() => {
-          if (!caughtUp) return
-          listEventsAfter(ctx.db, lastSent, MAX_REPLAY)
-            .then((missed) => missed.forEach(send))
-            .catch(() => {})
-        })
+        let overflowed: () => void = () => {}
+        const backlog = new Promise<'backlog'>((resolve) => (overflowed = () => resolve('backlog')))
+        const stopResync = resyncOnReconnect(
+          ctx,
+          {
+            lastSent: () => lastSent,
+            deliver: (events) => caughtUp && events.forEach(send),
+            overflow: () => caughtUp && overflowed(),
+          },
+          MAX_REPLAY,
+        )
         try {
           sink.write(`retry: ${RETRY_MS}\n\n`)
           // Events that are not stored (connected, the first stats, heartbeat, close) carry the
@@ -76,11 +82,11 @@ export const streamEvents = defineOperation({
           const lifetime = new Promise<'lifetime'>((resolve) => {
             timer = setTimeout(() => resolve('lifetime'), ctx.config.SSE_LIFETIME_MS)
           })
-          const reason = await Promise.race([lifetime, sink.closed.then(() => 'client' as const)])
+          const reason = await Promise.race([lifetime, backlog, sink.closed.then(() => 'client' as const)])
           clearInterval(heartbeat)
           clearTimeout(timer)
-          if (reason === 'lifetime') {
-            sink.write(frame('close', { reason: 'lifetime', reconnect: true, lastEventId: position() }, position()))
+          if (reason !== 'client') {
+            sink.write(frame('close', { reason, reconnect: true, lastEventId: position() }, position()))
           }
         } finally {
           unsubscribe()
