@@ -28,14 +28,13 @@ import { createImageGenerator } from './adapters/image/index.ts'
 import { createIpfsPinner } from './adapters/ipfs/index.ts'
 import type { IpfsPinner } from './adapters/ipfs/port.ts'
 import { createMemoryBus } from './adapters/bus/memory.ts'
-import { createRedisBus } from './adapters/bus/redis.ts'
 import { reportOutages } from './adapters/bus/redis-outages.ts'
 import type { PipelineDeps, FaultPoint } from './pipeline/deps.ts'
 import { createWorker } from './pipeline/worker.ts'
 import { createIndexer } from './indexer/indexer.ts'
 import type { ImageGenerator } from './adapters/image/port.ts'
 import { parseRoles } from './config/roles.ts'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 
 /** How long a burner's profile (name, profile, reputation) is kept without an event renewing it. */
 const PROFILE_TTL_MS = 30_000
@@ -131,7 +130,10 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     : createBuiltinFacilitator({ chain, sender: facilitatorSender })
   const images = options.images ?? createImageGenerator(imageConfig(config))
   const ipfs = options.ipfs ?? createIpfs(config, () => baseUrl)
-  const bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL, config.REDIS_PREFIX, (fields, message) => log.warn(fields, message)) : createMemoryBus()
+  // ioredis (~100 ms of module loading) is loaded only by a deployment that uses Redis.
+  const bus = config.REDIS_URL
+    ? await (await import('./adapters/bus/redis.ts')).createRedisBus(config.REDIS_URL, config.REDIS_PREFIX, (fields, message) => log.warn(fields, message))
+    : createMemoryBus()
   const fresh = createFreshness(bus, log)
   const deps: PipelineDeps = {
     db,
@@ -189,7 +191,9 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   }
   const roles = parseRoles(config.ROLE)
   // Rate-limit counters shared by every instance; a Redis outage fails open (see http/rate-limits.ts).
-  const limits = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true }) : undefined
+  const limits: Redis | undefined = config.REDIS_URL
+    ? new (await import('ioredis')).Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true })
+    : undefined
   if (limits) {
     reportOutages(limits, 'rate limits (not enforced until it returns)', (fields, message) => log.warn(fields, message))
     await limits.connect()
