@@ -4,7 +4,7 @@
  * Each entry is a regular expression on the path of a module from the repository root.
  */
 const LAYERS = [
-  { name: 'base', paths: ['^src/errors/', '^src/config/', '^src/data/'] },
+  { name: 'base', paths: ['^src/errors/', '^src/config/', '^src/data/', '^src/util/'] },
   { name: 'infrastructure', paths: ['^src/chain/', '^src/store/', '^src/adapters/', '^src/cache/', '^src/events/', '^src/x402/'] },
   { name: 'services', paths: ['^src/indexer/', '^src/pipeline/'] },
   { name: 'operations', paths: ['^src/context\\.ts$', '^src/operations/'] },
@@ -35,7 +35,7 @@ module.exports = {
       comment: 'devnet/ is a tool: it may import chain/ and the base layer, nothing else of src/',
       severity: 'error',
       from: { path: '^src/devnet/' },
-      to: { path: '^src/', pathNot: ['^src/devnet/', '^src/chain/', '^src/errors/', '^src/config/', '^src/data/'] },
+      to: { path: '^src/', pathNot: ['^src/devnet/', '^src/chain/', '^src/errors/', '^src/config/', '^src/data/', '^src/util/'] },
     },
     {
       name: 'nothing-imports-devnet',

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { Context } from '../context.ts'
 import { countSubmissionsByStatus, senderStats } from '../store/ops-stats.ts'
-import { sharedInFlight } from '../chain/sender/cached-for.ts'
+import { sharedInFlight } from '../util/cached-for.ts'
 import { readIndexerLag } from './indexer-lag.ts'
 
 export type Metrics = {

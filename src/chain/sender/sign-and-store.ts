@@ -4,7 +4,7 @@ import { findChainTxs, findMaxStoredNonce, insertSignedTxs, lockSenderNonces, ty
 import { rpcFailed } from '../upstream-error.ts'
 import { allocateNonces } from './allocate-nonces.ts'
 import { coalesce } from './coalesce.ts'
-import { sharedInFlight } from './cached-for.ts'
+import { sharedInFlight } from '../../util/cached-for.ts'
 import { gasEstimateReverted } from './errors.ts'
 
 export type SendRequest = { key: string; to: `0x${string}`; data: `0x${string}`; value?: bigint }
