@@ -26,7 +26,7 @@ const TARGET_P50_MS = 100
 export async function benchGasless(count = 100, sequential = 20): Promise<BenchResult> {
   const devnet = await startDevnet({ host: '127.0.0.1', port: 0 })
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-bench-'))
-  const app = await createApp(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', RPC_URL: devnet.url, DATA_DIR: dataDir }))
+  const app = await createApp(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', RPC_URL: devnet.url, DATA_DIR: dataDir, ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}) }))
   const url = await app.listen()
   await app.ctx.indexer.stop()
   try {
