@@ -37,6 +37,7 @@ let devnet: Awaited<ReturnType<typeof startTestDevnet>>
 let backend: Awaited<ReturnType<typeof testBackend>>
 let facilitatorApp: TestApp
 let served: Awaited<ReturnType<typeof serveFacilitatorHttp>>
+let facilitatorSender: ReturnType<typeof createTxSender> | undefined
 let app: App
 let url: string
 let dataDir: string
@@ -70,8 +71,8 @@ before(async () => {
   })
   // The facilitator is a service of its own (the built-in one over the x402 HTTP API).
   facilitatorApp = await startTestApp({ rpcUrl: devnet.url, database: 'pglite' })
-  const sender = createTxSender({ db: facilitatorApp.ctx.db, chain: facilitatorApp.ctx.chain, account: testAccount(2).account, log: facilitatorApp.ctx.log })
-  served = await serveFacilitatorHttp(createBuiltinFacilitator({ chain: facilitatorApp.ctx.chain, sender }), { apiKey: API_KEY })
+  facilitatorSender = createTxSender({ db: facilitatorApp.ctx.db, chain: facilitatorApp.ctx.chain, account: testAccount(2).account, log: facilitatorApp.ctx.log })
+  served = await serveFacilitatorHttp(createBuiltinFacilitator({ chain: facilitatorApp.ctx.chain, sender: facilitatorSender }), { apiKey: API_KEY })
   up.facilitator = await switchableHttp(async (req, body, res) => {
     const answer = await fetch(`${served.url}${req.url}`, { method: req.method, headers: { 'content-type': 'application/json', authorization: String(req.headers.authorization) }, body })
     const bytes = Buffer.from(await answer.arrayBuffer())
@@ -134,6 +135,7 @@ after(async () => {
   await app?.close()
   await backend?.drop()
   await served?.close()
+  await facilitatorSender?.stop()
   await facilitatorApp?.stop()
   for (const server of Object.values(up)) await server?.down()
   await devnet?.close()
