@@ -22,30 +22,33 @@ const streamsByBus = new WeakMap<EventBus, Set<ResyncingStream>>()
  * and replays page by page).
  */
 export function resyncOnReconnect(deps: { bus: EventBus; db: Queryable }, stream: ResyncingStream, limit: number): () => void {
-  let streams = streamsByBus.get(deps.bus)
-  if (!streams) {
-    const open = new Set<ResyncingStream>()
-    streams = open
-    streamsByBus.set(deps.bus, open)
-    deps.bus.subscribeReconnects(() => {
-      if (open.size === 0) return
-      const waiting = [...open]
-      const from = waiting.reduce((min, s) => (s.lastSent() < min ? s.lastSent() : min), waiting[0]!.lastSent())
-      listEventsAfter(deps.db, from, limit)
-        .then((missed) => {
-          // A full page means there may be more: every stream closes and its client pages on.
-          const more = missed.length === limit
-          for (const s of waiting) {
-            s.deliver(missed)
-            if (more) s.overflow()
-          }
-        })
-        .catch(() => {
-          // The store is away too: the clients' next reconnect replays from their Last-Event-ID.
-        })
-    })
-  }
-  const registered = streams
-  registered.add(stream)
-  return () => registered.delete(stream)
+  const streams = streamsOf(deps, limit)
+  streams.add(stream)
+  return () => streams.delete(stream)
+}
+
+/** The open streams of the instance behind `bus`, and the one reconnect listener that serves them. */
+function streamsOf(deps: { bus: EventBus; db: Queryable }, limit: number): Set<ResyncingStream> {
+  const known = streamsByBus.get(deps.bus)
+  if (known) return known
+  const open = new Set<ResyncingStream>()
+  streamsByBus.set(deps.bus, open)
+  deps.bus.subscribeReconnects(() => {
+    if (open.size === 0) return
+    const waiting = [...open]
+    const from = waiting.reduce((min, s) => (s.lastSent() < min ? s.lastSent() : min), waiting[0]!.lastSent())
+    listEventsAfter(deps.db, from, limit)
+      .then((missed) => {
+        // A full page means there may be more: every stream closes and its client pages on.
+        const more = missed.length === limit
+        for (const s of waiting) {
+          s.deliver(missed)
+          if (more) s.overflow()
+        }
+      })
+      .catch(() => {
+        // The store is away too: the clients' next reconnect replays from their Last-Event-ID.
+      })
+  })
+  return open
 }

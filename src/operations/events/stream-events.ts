@@ -40,19 +40,7 @@ export const streamEvents = defineOperation({
           sink.write(frame(event.type, event.data, event.id))
         }
         const unsubscribe = ctx.bus.subscribe((event) => (caughtUp ? send(event) : live.push(event)))
-        // Events published while the bus was down reached the store but not this stream: read
-        // them from there once the bus is back (send skips what was already sent).
-        let overflowed: () => void = () => {}
-        const backlog = new Promise<'backlog'>((resolve) => (overflowed = () => resolve('backlog')))
-        const stopResync = resyncOnReconnect(
-          ctx,
-          {
-            lastSent: () => lastSent,
-            deliver: (events) => caughtUp && events.forEach(send),
-            overflow: () => caughtUp && overflowed(),
-          },
-          MAX_REPLAY,
-        )
+        let stopResync = () => {}
         try {
           sink.write(`retry: ${RETRY_MS}\n\n`)
           // Events that are not stored (connected, the first stats, heartbeat, close) carry the
@@ -76,6 +64,12 @@ export const streamEvents = defineOperation({
           }
           for (const event of live.splice(0)) send(event)
           caughtUp = true
+          // From here on, events published while the bus is down reach the store but not this
+          // stream: once it is back they are read from there (send skips what was already sent).
+          // Registered only now, so the one read of the instance starts at a real position.
+          let overflowed: () => void = () => {}
+          const backlog = new Promise<'backlog'>((resolve) => (overflowed = () => resolve('backlog')))
+          stopResync = resyncOnReconnect(ctx, { lastSent: () => lastSent, deliver: (events) => events.forEach(send), overflow: () => overflowed() }, MAX_REPLAY)
 
           const heartbeat = setInterval(() => sink.write(frame('heartbeat', { at: new Date().toISOString() }, position())), ctx.config.SSE_HEARTBEAT_MS)
           let timer: NodeJS.Timeout | undefined
