@@ -11,7 +11,7 @@ import { startDevnet } from '../src/devnet/start-devnet.ts'
 import { loadConfig } from '../src/config/load.ts'
 import { createApp } from '../src/app.ts'
 import { createViemChain } from '../src/chain/clients.ts'
-import { createAgent, portraitBase64, MNEMONIC } from '../test/support/agent.ts'
+import { createAgent, portraitBase64 } from '../test/support/agent.ts'
 import { getJson, postJson } from '../test/support/app.ts'
 import { runDate, yesNo, type BenchResult } from './summary.ts'
 

@@ -38,7 +38,8 @@ function find(dir: string): string[] {
 const args = process.argv.slice(2)
 // --typecheck (what `npm test` passes): the type check runs beside the tests instead of before them.
 const typecheck = args.includes('--typecheck')
-const roots = args.filter((arg) => !arg.startsWith('--')).length ? args.filter((arg) => !arg.startsWith('--')) : ['test', 'src']
+const paths = args.filter((arg) => !arg.startsWith('--'))
+const roots = paths.length ? paths : ['test', 'src']
 const files = [...new Set(roots.flatMap(find))].sort()
 if (files.length === 0) {
   console.error(`no test files under ${roots.join(', ')}`)

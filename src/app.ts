@@ -131,8 +131,9 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const images = options.images ?? createImageGenerator(imageConfig(config))
   const ipfs = options.ipfs ?? createIpfs(config, () => baseUrl)
   // ioredis (~100 ms of module loading) is loaded only by a deployment that uses Redis.
+  const warn = (fields: Record<string, unknown>, message: string) => log.warn(fields, message)
   const bus = config.REDIS_URL
-    ? await (await import('./adapters/bus/redis.ts')).createRedisBus(config.REDIS_URL, config.REDIS_PREFIX, (fields, message) => log.warn(fields, message))
+    ? await (await import('./adapters/bus/redis.ts')).createRedisBus(config.REDIS_URL, config.REDIS_PREFIX, warn)
     : createMemoryBus()
   const fresh = createFreshness(bus, log)
   const deps: PipelineDeps = {
@@ -195,7 +196,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     ? new (await import('ioredis')).Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true })
     : undefined
   if (limits) {
-    reportOutages(limits, 'rate limits (not enforced until it returns)', (fields, message) => log.warn(fields, message))
+    reportOutages(limits, 'rate limits (not enforced until it returns)', warn)
     await limits.connect()
   }
   // The web page for people (/, /early) reads the same public API; it is no operation.

@@ -5,7 +5,6 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { createPublicClient, http, parseAbi } from 'viem'
 import { useDevnetApp } from '../support/devnet-app.ts'
-import { MNEMONIC } from '../support/agent.ts'
 import { testAccount } from '../support/accounts.ts'
 
 const fixture = useDevnetApp()

@@ -11,7 +11,6 @@ import { quoterV2Abi, swapRouter02Abi } from '../../src/chain/abis/uniswap.ts'
 import { eip3009Abi, transferWithAuthorizationTypes } from '../../src/chain/abis/eip3009.ts'
 import { testAccount } from '../support/accounts.ts'
 
-const MNEMONIC = 'test test test test test test test test test test test junk'
 const E18 = 10n ** 18n
 const DEAD = getAddress('0x000000000000000000000000000000000000dEaD')
 let devnet: Devnet

@@ -8,7 +8,6 @@ import { createChain, createViemChain, type Chain } from '../../src/chain/client
 import type { PlanResult, PlanStep } from '../../src/chain/builders/plan.ts'
 import { testAccount } from '../support/accounts.ts'
 
-export const MNEMONIC = 'test test test test test test test test test test test junk'
 export const E18 = 10n ** 18n
 export const DAY = 86_400
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { createWalletClient, encodeFunctionData, erc20Abi, getAddress, http, parseAbi } from 'viem'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
-import { createAgent, portraitBase64, MNEMONIC, type Agent } from '../support/agent.ts'
+import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { rpcCall } from '../support/rpc.ts'
 import { testAccount } from '../support/accounts.ts'
 

@@ -6,7 +6,6 @@ import { getJson } from '../support/app.ts'
 import { createViemChain } from '../../src/chain/clients.ts'
 import { testAccount } from '../support/accounts.ts'
 
-const MNEMONIC = 'test test test test test test test test test test test junk'
 const routerAbi = parseAbi([
   'function exactInputSingle((address tokenIn, address tokenOut, uint24 fee, address recipient, uint256 amountIn, uint256 amountOutMinimum, uint160 sqrtPriceLimitX96) params) payable returns (uint256 amountOut)',
 ])

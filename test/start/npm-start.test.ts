@@ -11,7 +11,6 @@ import { freePort } from '../support/service-process.ts'
 import { createViemChain } from '../../src/chain/clients.ts'
 import { testAccount } from '../support/accounts.ts'
 
-const MNEMONIC = 'test test test test test test test test test test test junk'
 const mainEntry = fileURLToPath(new URL('../../src/main.ts', import.meta.url))
 
 type ReadyLine = { url: string; rpc: string; openapi: string; mcp: string; readyMs: number; msg: string }

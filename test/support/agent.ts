@@ -9,7 +9,6 @@ import { createViemChain } from '../../src/chain/clients.ts'
 import { getJson } from './app.ts'
 import { testAccount } from './accounts.ts'
 
-export const MNEMONIC = 'test test test test test test test test test test test junk'
 const E18 = 10n ** 18n
 const DEAD = '0x000000000000000000000000000000000000dEaD'
 const nftAbi = parseAbi(['function ownerOf(uint256) view returns (address)', 'function balanceOf(address) view returns (uint256)', 'function tokenURI(uint256) view returns (string)'])

@@ -107,7 +107,7 @@ let stylizer: ImageGenerator | undefined
  * of CPU; one per app paid that in every file that mints. Apps close it; the shared one stays
  * (an idle stylizer thread does not keep the process alive).
  */
-export function sharedStylizer(config: { IMAGE_PROVIDER?: string }): ImageGenerator | undefined {
+function sharedStylizer(config: { IMAGE_PROVIDER?: string }): ImageGenerator | undefined {
   if (config.IMAGE_PROVIDER && config.IMAGE_PROVIDER !== 'local') return undefined
   stylizer ??= createThreadedStylizer()
   const { name, generate } = stylizer
@@ -123,8 +123,9 @@ const idleDatabases: Db[] = []
  * few milliseconds. Closing the app gives it back instead of closing it.
  */
 export async function pooledPglite(): Promise<Db> {
-  const db = idleDatabases.pop() ?? (await openDb({}))
-  await resetData(db)
+  const reused = idleDatabases.pop()
+  const db = reused ?? (await openDb({}))
+  if (reused) await resetData(db)
   let returned = false
   // Once given back, this handle behaves as a closed database (a test may close it on purpose).
   const open = () => {

@@ -8,7 +8,6 @@ import { openDb } from '../../src/store/db.ts'
 import { createChain } from '../../src/chain/clients.ts'
 import { readDevnetDeployment } from '../../src/chain/deployment.ts'
 import { createTxSender } from '../../src/chain/sender/tx-sender.ts'
-import { MNEMONIC } from './agent.ts'
 import { testAccount } from './accounts.ts'
 
 const { DATABASE_URL, RPC_URL, COUNT, PREFIX, CRASH_AFTER } = process.env

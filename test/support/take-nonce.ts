@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict'
-import { MNEMONIC } from './agent.ts'
 import { rpcCall } from './rpc.ts'
 import type { TxSender } from '../../src/chain/sender/tx-sender.ts'
 import type { Queryable } from '../../src/store/db.ts'

@@ -9,7 +9,6 @@ import { requireWalletSignature, signTypedDataTemplate } from '../../src/operati
 import { buildApiReference } from '../../web/lib/api-reference.ts'
 import { addBurn, burnSeries, latestBurns, type Burn, type BurnEvent } from '../../web/lib/burn-series.ts'
 import { curlCommand, referralFromQuery, registrationBody, registrationTypedData, typedDataJson } from '../../web/lib/early-signup.ts'
-import { MNEMONIC } from '../support/agent.ts'
 import { testAccount } from '../support/accounts.ts'
 
 /** The page's pure parts, against what the service really serves and checks. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { encodeFunctionData, erc20Abi } from 'viem'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
-import { createAgent, portraitBase64, MNEMONIC, type Agent } from '../support/agent.ts'
+import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { hasChromium, startBrowser, CHROMIUM, type TestBrowser } from '../support/browser.ts'
 import { testAccount } from '../support/accounts.ts'
 

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis'
 
-type Warn = (fields: Record<string, unknown>, message: string) => void
+/** Where an outage is told (the service's logger, at warn). */
+export type Warn = (fields: Record<string, unknown>, message: string) => void
 
 /**
  * Logs a Redis connection's outage once when it begins and once when it ends. ioredis emits

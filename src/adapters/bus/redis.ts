@@ -1,13 +1,13 @@
 import { Redis } from 'ioredis'
 import type { EventBus, Invalidation, ProtocolEvent } from './port.ts'
-import { reportOutages } from './redis-outages.ts'
+import { reportOutages, type Warn } from './redis-outages.ts'
 
 /**
  * Redis pub/sub: an event published by any instance reaches the subscribers of every
  * instance, including this one (through Redis, so all instances see one order).
  * Invalidations of cached answers travel on a second channel.
  */
-export async function createRedisBus(url: string, prefix = 'b2c', warn?: (fields: Record<string, unknown>, message: string) => void): Promise<EventBus> {
+export async function createRedisBus(url: string, prefix = 'b2c', warn?: Warn): Promise<EventBus> {
   const CHANNEL = `${prefix}:events`
   const INVALIDATIONS = `${prefix}:invalidations`
   // No offline queue: while Redis is away a publish fails at once instead of waiting for up to
