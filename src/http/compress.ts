@@ -55,3 +55,8 @@ export function gzipOf(response: CachedResponse): Buffer | Promise<Buffer> {
 
 /** Each encoding is its own representation, with its own validator. */
 export const gzipEtag = (etag: string) => etag.replace(/"$/, '-gzip"')
+
+/** A Vary header with one more field name, after those set before (CORS sets Origin). */
+export function appendVary(vary: unknown, field: string): string {
+  return typeof vary === 'string' && vary ? `${vary}, ${field}` : field
+}

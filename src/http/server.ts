@@ -6,7 +6,8 @@ import { AppError } from '../errors/app-error.ts'
 import { parseOperationInput } from '../operations/runtime/parse-input.ts'
 import { runOperationToBytes } from '../operations/runtime/run-operation.ts'
 import { toAppError } from '../operations/runtime/errors.ts'
-import { acceptsGzip, gzipEtag, gzipOf, isCompressible } from './compress.ts'
+import type { CachedResponse } from '../cache/response-cache.ts'
+import { acceptsGzip, appendVary, gzipEtag, gzipOf, isCompressible } from './compress.ts'
 import { mountMcp } from '../mcp/server.ts'
 import { catchUp, MIN_BLOCK_WAIT_MS } from '../cache/catch-up.ts'
 import type { Redis } from 'ioredis'
@@ -15,6 +16,13 @@ import { createMetrics } from './metrics.ts'
 import { limitClassOf, registerRateLimits, type RateLimiter } from './rate-limits.ts'
 import { mountOpsRoutes } from './ops-routes.ts'
 import { requireJsonBody } from './content-type.ts'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** An operation's route: it answers `Connection: close` itself while stopping. */
+    operation?: boolean
+  }
+}
 
 /** Large enough for a 4 MB portrait in base64 plus the rest of the body (MCP tool calls carry it too). */
 const BODY_LIMIT = 7 * 1024 * 1024
@@ -57,13 +65,16 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
   // One line per request, after the answer: what a person watching the terminal follows (the
   // log call is skipped when that level is off), and the request in the metrics.
   const logRequests = ctx.log.isLevelEnabled('info')
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook: an async one costs a promise per request (hooks are most of what a cached
+  // read costs beyond a bare route; bench/README.md, read-side).
+  app.addHook('onResponse', (request, reply, done) => {
     if (logRequests) {
       const ms = Math.round(reply.elapsedTime)
       request.log.info({ method: request.method, path: request.url, status: reply.statusCode, ms, requestId: request.id }, `${request.method} ${request.url} ${reply.statusCode} ${ms} ms`)
     }
     // The route pattern, so /api/metadata/1 and /api/metadata/2 are one series; unknown URLs one more.
     metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
+    done()
   })
 
   // A callback hook, not an async one: no promise per request for three headers.
@@ -80,9 +91,19 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
   // A request in flight when the stop began answers with `Connection: close`: otherwise its
   // keep-alive socket stays open, idle, until keepAliveTimeout (65 s) and holds up the exit
   // (Fastify closes the connections idle at the moment close() starts, not those idle later).
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  // Operation routes and the error handlers say so themselves; the other routes (MCP, ops,
+  // mounts) get an onSend hook of their own. An app-wide onSend hook would put every answer
+  // through Fastify's hook runner, a tenth of a cached read's cost.
+  const closeWhenStopping = (reply: FastifyReply) => {
     if (closing) reply.header('connection', 'close')
+  }
+  const onSendClosing = (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+    closeWhenStopping(reply)
     done(null, payload)
+  }
+  app.addHook('onRoute', (route) => {
+    if (route.config?.operation) return
+    route.onSend = [...(route.onSend ? [route.onSend].flat() : []), onSendClosing] as typeof route.onSend
   })
 
   // Stop: new requests get 503, stream clients get a close event (they reconnect elsewhere), and
@@ -95,8 +116,12 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
   // No endpoint relies on cookies or other ambient credentials (payments and burns are signed),
   // so any origin may call every endpoint, writes included; credentials are never allowed.
   const origins = ctx.config.CORS_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean)
+  const allowed = origins.includes('*') ? '*' : origins
   app.register(cors, {
-    origin: origins.includes('*') ? '*' : origins,
+    // Only a request that names an origin (a browser's) gets CORS headers: agents and servers
+    // send none and have no use for them (about 250 bytes per answer). The plugin then adds
+    // `Vary: Origin`, so a shared cache keeps the two kinds of answer apart.
+    origin: (origin, callback) => callback(null, origin === undefined ? false : allowed),
     methods: ['GET', 'POST', 'OPTIONS'],
     allowedHeaders: ALLOWED_HEADERS,
     exposedHeaders: EXPOSED_HEADERS,
@@ -121,6 +146,7 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
           : appError.toBody()
     const retryAfter = appError.details?.retryAfterSeconds
     if (appError.code === 'RATE_LIMITED' && typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter))
+    closeWhenStopping(reply)
     reply.code(appError.status).type('application/json').send(body)
   })
 
@@ -129,6 +155,7 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
     const error = known
       ? new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${request.url.split('?')[0]}.`)
       : new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`)
+    closeWhenStopping(reply)
     reply.code(error.status).send(error.toBody())
   })
 
@@ -145,7 +172,7 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
       if (streams.delete(end)) metrics.streamClosed()
     },
   }
-  for (const op of operations) mountOperation(app, ctx, op, limiter, tracker)
+  for (const op of operations) mountOperation(app, ctx, op, limiter, tracker, closeWhenStopping)
   mountMcp(app, ctx, operations)
   mountOpsRoutes(app, ctx, { metrics, redis: options.redis })
   for (const mount of options.mounts ?? []) mount(app)
@@ -155,7 +182,7 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
 /** Open event streams, so a stopping server can end them and /metrics can count them. */
 type StreamTracker = { opened(end: () => void): void; closed(end: () => void): void }
 
-function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, limiter: RateLimiter, tracker: StreamTracker) {
+function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, limiter: RateLimiter, tracker: StreamTracker, closeWhenStopping: (reply: FastifyReply) => void) {
   const url = op.path.replace(/\{(\w+)\}/g, ':$1')
   // Reads renewed by events: clients and CDNs may keep them but revalidate on every use (a 304
   // while nothing changed), so no downstream cache hides what the caller just did.
@@ -171,86 +198,117 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, li
   // A GET's input is its URL: the parsed input and its cache key, kept per URL, so a hot read
   // does not validate and serialize the same query again (bounded: emptied when full).
   const parsedByUrl = new Map<string, { input: unknown; key: string }>()
+  const ttlMs = (op.cacheSeconds ? Math.min(op.cacheSeconds, ctx.config.CACHE_TTL_SECONDS) : 0) * 1000
 
   app.route({
     method: op.method,
     url,
+    // Marks the route as answering `Connection: close` itself while stopping (no onSend hook).
+    config: { operation: true },
     bodyLimit: op.bodyLimit ?? ctx.config.BODY_LIMIT_BYTES,
     // Refused before the body is read: a client over its limit, a body that is not JSON.
     onRequest: [...limiter.ipHooks(limitClass), ...(op.method === 'POST' ? [requireJsonBody] : [])],
-    handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      let parsed = op.method === 'GET' ? parsedByUrl.get(request.url) : undefined
-      if (!parsed) {
-        const raw = {
-          ...(op.method === 'GET' ? (request.query as object) : (request.body as object) ?? {}),
-          ...(request.params as object),
-        }
-        const input = parseOperationInput(op, raw)
-        parsed = { input, key: op.cacheSeconds ? cacheKey(op, input) : '' }
-        if (op.method === 'GET') {
-          if (parsedByUrl.size >= PARSED_URLS) parsedByUrl.clear()
-          parsedByUrl.set(request.url, parsed)
-        }
-      }
-      const input = parsed.input
-      const walletLimit = limiter.checkWallet(request, limitClass, input)
-      if (walletLimit) await walletLimit
-      const meta: RequestMeta = {
-        headers: request.headers as Record<string, string | undefined>,
-        transport: 'http',
-        requestId: request.id,
-      }
-      if (op.streams) {
-        const result = await op.handler(portsOf(op, ctx), input, meta)
-        if ((result as Streamed).kind !== 'stream') throw new Error(`${op.id} did not stream`)
-        return serveStream(request, reply, result as Streamed, tracker)
-      }
+    // Not async: a cached read is answered in the same tick, without a promise (the common
+    // case of a hot read); whatever must be awaited goes through `compute`.
+    handler: (request: FastifyRequest, reply: FastifyReply) => {
+      const parsed = parsedInput(request)
+      const walletLimit = limiter.checkWallet(request, limitClass, parsed.input)
       // A client that needs an answer at least as new as a block (one a write of ours returned
       // in X-Block-Number) says so; this instance first catches up with the shared database.
       const asked = parseMinBlock(request)
-      if (asked !== undefined && ctx.fresh.block() < asked) await catchUp(ctx.db, ctx.fresh, asked, MIN_BLOCK_WAIT_MS, () => ctx.indexer.poke(), () => ctx.chain.client.getBlockNumber({ cacheTime: 0 }))
-      // A block not reached after the wait (not produced yet) is answered with what there is,
-      // from the cache too; X-Block-Number says how new it is.
-      const minBlock = asked !== undefined && ctx.fresh.block() >= asked ? asked : undefined
-      const ttlMs = (op.cacheSeconds ? Math.min(op.cacheSeconds, ctx.config.CACHE_TTL_SECONDS) : 0) * 1000
-      const run = () => runOperationToBytes(ctx, op, input, meta)
-      const freshness = { stamp: ctx.fresh.stamp(op.dependsOn ?? []), block: ctx.fresh.block(), minBlock }
-      // A hit is answered without awaiting anything (the common case of a hot read).
-      const computed =
-        ttlMs > 0
-          ? (ctx.cache.peek(parsed.key, freshness) ?? (await ctx.cache.get(parsed.key, ttlMs, run, (op.staleSeconds ?? 0) * 1000, freshness)))
-          : { ...(await run()), block: op.method === 'GET' ? freshness.block : ctx.fresh.block() }
-      // A handler that answers a 5xx itself (e.g. a looksmaxx still running) gets the same
-      // request ID in its error body and in the log as a thrown error would.
-      const response = computed.status >= 500 ? { ...computed, bytes: requestIdInErrorBytes(computed.bytes, request.id) } : computed
-      if (response.status >= 500) request.log.warn({ requestId: request.id, status: response.status, operation: op.id }, 'request answered with a server error')
-
-      reply.code(response.status)
-      if (response.headers) reply.headers(response.headers)
-      // Reads: the block the answer is exact as of. Writes: the block their effect is in, to
-      // send back as X-Min-Block (or ?minBlock=) to any instance.
-      if (computed.block !== undefined && (op.dependsOn || op.invalidates)) reply.header('x-block-number', computed.block.toString())
-      reply.header('cache-control', response.status === 200 ? cacheControl : 'no-store')
-      const contentType = response.headers?.['content-type'] ?? 'application/json; charset=utf-8'
-      reply.header('content-type', contentType)
-      // Large JSON (gallery, chadboard, OpenAPI) is bandwidth-bound: clients that accept gzip get
-      // bytes compressed once per cached response.
-      const compressible = isCompressible(response, contentType)
-      const gzip = compressible && acceptsGzip(request.headers['accept-encoding'])
-      if (compressible) reply.header('vary', 'accept-encoding')
-      if (op.method === 'GET' && response.status === 200) {
-        const identityEtag = response.headers?.etag ?? response.etag
-        const etag = gzip ? gzipEtag(identityEtag) : identityEtag
-        reply.header('etag', etag)
-        if (request.headers['if-none-match'] === etag) return reply.code(304).send()
-      }
-      if (gzip) {
-        const compressed = gzipOf(response)
-        return reply.header('content-encoding', 'gzip').send(Buffer.isBuffer(compressed) ? compressed : await compressed)
-      }
-      return reply.send(response.bytes)
+      if (walletLimit || op.streams || (asked !== undefined && ctx.fresh.block() < asked)) return compute(request, reply, parsed, walletLimit, asked)
+      const hit = ttlMs > 0 ? ctx.cache.peek(parsed.key, freshnessFor(asked)) : undefined
+      if (!hit) return compute(request, reply, parsed, undefined, asked)
+      // Sent: return nothing (a returned reply is a thenable Fastify would wait on), unless the
+      // gzip of this answer is still being made.
+      const sent = answer(request, reply, hit)
+      return sent instanceof Promise ? sent : undefined
     },
   })
+
+  /** The parsed input and its cache key; a GET's kept per URL. */
+  function parsedInput(request: FastifyRequest): { input: unknown; key: string } {
+    let parsed = op.method === 'GET' ? parsedByUrl.get(request.url) : undefined
+    if (parsed) return parsed
+    const raw = {
+      ...(op.method === 'GET' ? (request.query as object) : (request.body as object) ?? {}),
+      ...(request.params as object),
+    }
+    const input = parseOperationInput(op, raw)
+    parsed = { input, key: op.cacheSeconds ? cacheKey(op, input) : '' }
+    if (op.method === 'GET') {
+      if (parsedByUrl.size >= PARSED_URLS) parsedByUrl.clear()
+      parsedByUrl.set(request.url, parsed)
+    }
+    return parsed
+  }
+
+  /** What a cached answer must match: the versions of what it depends on, and the block asked for. */
+  function freshnessFor(asked: bigint | undefined) {
+    // A block not reached after the wait (not produced yet) is answered with what there is,
+    // from the cache too; X-Block-Number says how new it is.
+    const minBlock = asked !== undefined && ctx.fresh.block() >= asked ? asked : undefined
+    return { stamp: ctx.fresh.stamp(op.dependsOn ?? []), block: ctx.fresh.block(), minBlock }
+  }
+
+  async function compute(request: FastifyRequest, reply: FastifyReply, parsed: { input: unknown; key: string }, walletLimit: Promise<void> | undefined, asked: bigint | undefined) {
+    if (walletLimit) await walletLimit
+    const input = parsed.input
+    const meta: RequestMeta = {
+      headers: request.headers as Record<string, string | undefined>,
+      transport: 'http',
+      requestId: request.id,
+    }
+    if (op.streams) {
+      const result = await op.handler(portsOf(op, ctx), input, meta)
+      if ((result as Streamed).kind !== 'stream') throw new Error(`${op.id} did not stream`)
+      return serveStream(request, reply, result as Streamed, tracker)
+    }
+    if (asked !== undefined && ctx.fresh.block() < asked) await catchUp(ctx.db, ctx.fresh, asked, MIN_BLOCK_WAIT_MS, () => ctx.indexer.poke(), () => ctx.chain.client.getBlockNumber({ cacheTime: 0 }))
+    const run = () => runOperationToBytes(ctx, op, input, meta)
+    const freshness = freshnessFor(asked)
+    const computed =
+      ttlMs > 0
+        ? (ctx.cache.peek(parsed.key, freshness) ?? (await ctx.cache.get(parsed.key, ttlMs, run, (op.staleSeconds ?? 0) * 1000, freshness)))
+        : { ...(await run()), block: op.method === 'GET' ? freshness.block : ctx.fresh.block() }
+    return answer(request, reply, computed)
+  }
+
+  /** Sends an answer: its headers, a 304 for a matching ETag, gzip for clients that accept it. */
+  function answer(request: FastifyRequest, reply: FastifyReply, computed: CachedResponse & { block?: bigint }): FastifyReply | Promise<FastifyReply> {
+    // A handler that answers a 5xx itself (e.g. a looksmaxx still running) gets the same
+    // request ID in its error body and in the log as a thrown error would.
+    const response = computed.status >= 500 ? { ...computed, bytes: requestIdInErrorBytes(computed.bytes, request.id) } : computed
+    if (response.status >= 500) request.log.warn({ requestId: request.id, status: response.status, operation: op.id }, 'request answered with a server error')
+
+    reply.code(response.status)
+    closeWhenStopping(reply)
+    if (response.headers) reply.headers(response.headers)
+    // Reads: the block the answer is exact as of. Writes: the block their effect is in, to
+    // send back as X-Min-Block (or ?minBlock=) to any instance.
+    if (computed.block !== undefined && (op.dependsOn || op.invalidates)) reply.header('x-block-number', computed.block.toString())
+    reply.header('cache-control', response.status === 200 ? cacheControl : 'no-store')
+    const contentType = response.headers?.['content-type'] ?? 'application/json; charset=utf-8'
+    reply.header('content-type', contentType)
+    // Large JSON (gallery, chadboard, OpenAPI) is bandwidth-bound: clients that accept gzip get
+    // bytes compressed once per cached response.
+    const compressible = isCompressible(response, contentType)
+    const gzip = compressible && acceptsGzip(request.headers['accept-encoding'])
+    // Added to the Vary the CORS hook may have set (Origin), not in its place.
+    if (compressible) reply.header('vary', appendVary(reply.getHeader('vary'), 'accept-encoding'))
+    if (op.method === 'GET' && response.status === 200) {
+      const identityEtag = response.headers?.etag ?? response.etag
+      const etag = gzip ? gzipEtag(identityEtag) : identityEtag
+      reply.header('etag', etag)
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send()
+    }
+    if (gzip) {
+      const compressed = gzipOf(response)
+      if (Buffer.isBuffer(compressed)) return reply.header('content-encoding', 'gzip').send(compressed)
+      return compressed.then((bytes) => reply.header('content-encoding', 'gzip').send(bytes))
+    }
+    return reply.send(response.bytes)
+  }
 }
 
 async function serveStream(request: FastifyRequest, reply: FastifyReply, streamed: Streamed, tracker: StreamTracker) {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Logger } from 'pino'
-import { acceptsGzip } from '../http/compress.ts'
+import { acceptsGzip, appendVary } from '../http/compress.ts'
 import { etagOf, lazyGzip, loadWebAssets, type WebAssets } from './build-assets.ts'
 import { CONTENT_SECURITY_POLICY, renderPage, type PageName } from './pages.ts'
 
@@ -59,7 +59,7 @@ function send(request: FastifyRequest, reply: FastifyReply, body: Body) {
   const etag = gzip ? body.etag.replace(/"$/, '-gzip"') : body.etag
   reply.header('content-type', body.contentType)
   reply.header('x-content-type-options', 'nosniff')
-  reply.header('vary', 'accept-encoding')
+  reply.header('vary', appendVary(reply.getHeader('vary'), 'accept-encoding'))
   reply.header('etag', etag)
   if (request.headers['if-none-match'] === etag) return reply.code(304).send()
   if (gzip) return reply.header('content-encoding', 'gzip').send(body.gzip())

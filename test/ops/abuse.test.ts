@@ -139,4 +139,17 @@ describe('CORS', () => {
     for (const name of ['X-Payment-Required', 'X-Request-Id', 'Retry-After', 'X-Block-Number']) assert.match(exposed, new RegExp(name))
     await response.body?.cancel()
   })
+
+  test('an answer to a request without an Origin (an agent, a server) carries no CORS headers and varies on Origin', async () => {
+    const plain = await fetch(`${one.url}/api/gallery`)
+    assert.equal(plain.status, 200)
+    assert.equal(plain.headers.get('access-control-allow-origin'), null)
+    assert.equal(plain.headers.get('access-control-expose-headers'), null)
+    // A shared cache must not hand this answer to a browser: Vary names Origin.
+    assert.ok(plain.headers.get('vary')!.toLowerCase().split(/\s*,\s*/).includes('origin'), plain.headers.get('vary')!)
+    const fromPage = await fetch(`${one.url}/api/gallery`, { headers: { origin: 'https://page.example' } })
+    assert.equal(fromPage.headers.get('access-control-allow-origin'), '*')
+    assert.match(fromPage.headers.get('access-control-expose-headers')!, /X-Block-Number/)
+    assert.deepEqual(await fromPage.json(), await plain.json())
+  })
 })

@@ -5,7 +5,7 @@ import { addressOut, isoTimestamp } from '../schemas.ts'
 import { BOARD_IMAGES, BOARD_SIZE } from '../../store/portraits.ts'
 import type { HeldBoardRow } from '../../store/portrait-projection.ts'
 import type { Profile } from '../../chain/reads/read-profiles.ts'
-import { joinFragments, JSON_TYPE, renderFragment, type Fragment } from './fragments.ts'
+import { createPageJoiner, JSON_TYPE, renderFragment, type Fragment } from './fragments.ts'
 
 /** The board shows the top burners, each with their latest portraits. */
 export const CHADBOARD_SIZE = BOARD_SIZE
@@ -25,6 +25,8 @@ const boardEntry = z.object({
 
 /** Each held board row's entry, serialized once per row and profile (both replaced when they change). */
 const fragments = new WeakMap<HeldBoardRow, { profile: Profile | undefined; fragment: Fragment }>()
+/** The last answer of each page, reused while its entries are the same objects. */
+const joinPage = createPageJoiner()
 
 export const getChadboard = defineOperation({
   id: 'get_chadboard',
@@ -72,7 +74,7 @@ export const getChadboard = defineOperation({
       fragments.set(t, { profile: p, fragment })
       return fragment
     })
-    const { bytes, etag } = joinFragments('{"entries":[', entries, `],"agentId":${JSON.stringify(ctx.chain.agentId?.toString() ?? null)}}`)
+    const { bytes, etag } = joinPage('{"entries":[', entries, `],"agentId":${JSON.stringify(ctx.chain.agentId?.toString() ?? null)}}`)
     return respond(200, bytes, { etag, 'content-type': JSON_TYPE })
   },
 })

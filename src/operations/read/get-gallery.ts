@@ -3,7 +3,7 @@ import { formatUnits } from 'viem'
 import { defineOperation, respond } from '../define.ts'
 import { addressOut, isoTimestamp, queryInt } from '../schemas.ts'
 import type { HeldPortrait } from '../../store/portrait-projection.ts'
-import { joinFragments, JSON_TYPE, renderFragment, type Fragment } from './fragments.ts'
+import { createPageJoiner, JSON_TYPE, renderFragment, type Fragment } from './fragments.ts'
 
 const galleryEntry = z.object({
   txHash: z.string(),
@@ -18,6 +18,8 @@ const galleryEntry = z.object({
 
 /** Each held portrait's entry, serialized once (the gateway URL is fixed once listening). */
 const fragments = new WeakMap<HeldPortrait, Fragment>()
+/** The last answer of each page, reused while its entries are the same objects. */
+const joinPage = createPageJoiner()
 
 export const getGallery = defineOperation({
   id: 'get_gallery',
@@ -66,7 +68,7 @@ export const getGallery = defineOperation({
       }
       return fragment
     })
-    const { bytes, etag } = joinFragments('{"burns":[', entries, `],"limit":${limit},"offset":${offset}}`)
+    const { bytes, etag } = joinPage('{"burns":[', entries, `],"limit":${limit},"offset":${offset}}`)
     return respond(200, bytes, { etag, 'content-type': JSON_TYPE })
   },
 })
