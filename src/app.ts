@@ -58,6 +58,8 @@ export type CreateAppOptions = {
   ipfs?: IpfsPinner
   /** The database, already being opened (main.ts opens it while the service's modules load). */
   db?: Promise<Db>
+  /** The clock operations read the current time from (default Date.now). */
+  clock?: () => number
 }
 
 function imageConfig(config: Config): Parameters<typeof createImageGenerator>[0] {
@@ -188,6 +190,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     indexer,
     economy: { relayer },
     baseUrl: () => baseUrl,
+    clock: options.clock ?? Date.now,
     chat: chatAgent,
   }
   const roles = parseRoles(config.ROLE)

@@ -54,4 +54,6 @@ export type Context = {
   economy: { relayer: TxSender }
   /** Absolute base URL of this service as clients reach it (known once listening). */
   baseUrl(): string
+  /** The current time in milliseconds since the epoch, like Date.now (a test hands a fixed one). */
+  clock: () => number
 } & Ports

@@ -48,6 +48,7 @@ export async function requireWalletSignature<T extends RegistrationType>(args: {
   message: Record<string, string | bigint>
   issuedAt: number
   signature: `0x${string}`
+  /** The current time in unix seconds: handlers pass their clock's (the default is for callers outside a handler). */
   nowSeconds?: number
 }): Promise<void> {
   const now = args.nowSeconds ?? Math.floor(Date.now() / 1000)

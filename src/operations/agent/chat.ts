@@ -58,6 +58,9 @@ export const chatWithAgent = defineOperation({
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
   }),
   errors: ['INVALID_ADDRESS'],
+  // Every port: the chat engine runs the operations of the registry with this ctx, and each of
+  // them picks its own ports from it (chat.answer takes the whole Context).
+  uses: ['config', 'log', 'chain', 'db', 'cache', 'fresh', 'profiles', 'readModels', 'operations', 'bus', 'pipeline', 'indexer', 'economy', 'baseUrl', 'clock', 'chat'],
   async handler(ctx, input) {
     return ctx.chat.answer(ctx, { message: input.message, wallet: input.wallet })
   },
@@ -82,6 +85,7 @@ export const getChatInfo = defineOperation({
   cacheSeconds: 300,
   staleSeconds: 600,
   mcp: false,
+  uses: ['operations', 'baseUrl', 'chat'],
   async handler(ctx) {
     const ids = new Set(ctx.operations.map((op) => op.id))
     const intents = ctx.chat.intents()

@@ -42,6 +42,7 @@ export const getAgentIndex = defineOperation({
   cacheSeconds: 300,
   staleSeconds: 600,
   cacheControl: 'public, max-age=300, stale-while-revalidate=600',
+  uses: ['chain', 'operations', 'baseUrl'],
   async handler(ctx) {
     const base = ctx.baseUrl()
     const endpoints = { discovery: {}, naturalLanguage: {}, reads: {}, txBuilders: {}, agentEconomy: {} } as Record<string, Record<string, string>>

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineOperation } from '../define.ts'
+import { defineOperation, type Ports } from '../define.ts'
 import { addressOut } from '../schemas.ts'
 import { identityRegistryAbi, reputationRegistryAbi } from '../../chain/abis/registries.ts'
 import { rpcFailed } from '../../chain/upstream-error.ts'
@@ -31,7 +31,7 @@ export const registrationSchema = z.object({
 })
 
 /** The ERC-8004 registration file of the service (the target of its agent URI). */
-export function buildRegistration(ctx: import('../../context.ts').Context): z.infer<typeof registrationSchema> {
+export function buildRegistration(ctx: Ports<'chain' | 'baseUrl'>): z.infer<typeof registrationSchema> {
   const base = ctx.baseUrl()
   return {
     type: 'https://eips.ethereum.org/EIPS/eip-8004#registration-v1',
@@ -83,6 +83,7 @@ export const getAgentInfo = defineOperation({
   cacheSeconds: 30,
   dependsOn: ['profiles'],
   staleSeconds: 60,
+  uses: ['chain', 'baseUrl'],
   async handler(ctx) {
     const { contracts, agentId } = ctx.chain
     let onChain = { agentId: null as string | null, agentURI: null as string | null, owner: null as string | null, wallet: null as string | null, reputationClients: 0 }

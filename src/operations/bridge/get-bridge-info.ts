@@ -51,6 +51,7 @@ export const getBridgeInfo = defineOperation({
   errors: [],
   cacheSeconds: 3600,
   staleSeconds: 3600,
+  uses: ['chain'],
   async handler(ctx) {
     const { contracts } = ctx.chain
     return {

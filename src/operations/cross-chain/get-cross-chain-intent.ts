@@ -44,6 +44,8 @@ export const getCrossChainIntent = defineOperation({
   }),
   errors: ['UNKNOWN_CHAIN', 'INVALID_ADDRESS', 'INVALID_AMOUNT', 'UPSTREAM_FAILED'],
   cacheControl: 'no-cache',
+  // The ports of get_looksmaxx_plan (its handler is called with this ctx), and the clock.
+  uses: ['config', 'chain', 'db', 'pipeline', 'baseUrl', 'clock'],
   async handler(ctx, input, meta) {
     const source = findSourceChain(input.sourceChain)
     if (!source) {
@@ -57,7 +59,7 @@ export const getCrossChainIntent = defineOperation({
     const assets: readonly string[] = source.assets
     const bridgeAsset = assets.includes('ETH') ? 'ETH' : assets[0]
     return {
-      intentId: `cc_${Date.now()}_${randomBytes(3).toString('hex')}`,
+      intentId: `cc_${ctx.clock()}_${randomBytes(3).toString('hex')}`,
       sourceChain: { id: source.id, chainId: source.chainId },
       steps: [
         {

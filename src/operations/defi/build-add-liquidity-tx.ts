@@ -22,6 +22,7 @@ export const buildAddLiquidityTx = defineOperation({
   output: z.object({ ...planOut, amountMC: wei, amountMG: wei, recipient: z.string() }),
   errors: ['INVALID_ADDRESS', 'INVALID_AMOUNT', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  uses: ['chain'],
   async handler(ctx, { amountMC, amountMG, recipient, address }) {
     const p = await readPair(ctx.chain, address)
     const { aIsMc } = pairSides(p, ctx.chain.contracts.token)

@@ -31,6 +31,7 @@ export const buildAmmSwapTx = defineOperation({
   }),
   errors: ['INVALID_ADDRESS', 'INVALID_AMOUNT', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  uses: ['chain'],
   async handler(ctx, { from, amount, recipient, slippageBps }) {
     const p = await readPair(ctx.chain)
     const tokenIn = from === 'MC' ? ctx.chain.contracts.token : ctx.chain.contracts.secondToken

@@ -14,6 +14,7 @@ export const buildExecuteTx = defineOperation({
   output: z.object({ ...planOut, proposalId: z.number().int(), state: z.string(), eta: z.number().int() }),
   errors: ['NOT_FOUND', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  uses: ['chain'],
   async handler(ctx, { proposalId }) {
     const p = await proposalOr404(ctx.chain, proposalId)
     const block = await ctx.chain.client.getBlock()

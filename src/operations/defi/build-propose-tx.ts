@@ -36,6 +36,7 @@ export const buildProposeTx = defineOperation({
   output: z.object({ ...planOut, eligibility: z.object({ chainId: z.number().int(), ...eligibilityOut }) }),
   errors: ['INVALID_ADDRESS', 'INVALID_AMOUNT', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  uses: ['chain'],
   async handler(ctx, { proposer, targets, values, calldatas, description }) {
     if (targets.length !== values.length || targets.length !== calldatas.length) {
       throw new AppError('INVALID_INPUT', 'targets, values and calldatas must have the same length.', {

@@ -14,6 +14,7 @@ export const buildQueueTx = defineOperation({
   output: z.object({ ...planOut, proposalId: z.number().int(), state: z.string() }),
   errors: ['NOT_FOUND', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  uses: ['chain'],
   async handler(ctx, { proposalId }) {
     const p = await proposalOr404(ctx.chain, proposalId)
     const plan = planOrThrow(buildQueuePlan({ governance: defiAddress(ctx.chain, 'governance'), proposalId: BigInt(proposalId), state: p.stateCode }), {}, stateDetails(p.state, proposalId))

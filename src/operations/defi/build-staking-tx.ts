@@ -29,6 +29,7 @@ export const buildStakingTx = defineOperation({
   }),
   errors: ['INVALID_ADDRESS', 'INVALID_AMOUNT', 'INSUFFICIENT_BALANCE', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  uses: ['chain'],
   async handler(ctx, { action, venue, amount, address }) {
     if (action !== 'claim' && amount === undefined) throw new AppError('INVALID_AMOUNT', `${action} needs an amount.`, { details: { field: 'amount' } })
     const s = await readStaking(ctx.chain, address)

@@ -15,6 +15,7 @@ export const buildVoteTx = defineOperation({
   output: z.object({ ...planOut, proposalId: z.number().int(), support: z.string(), state: z.string() }),
   errors: ['NOT_FOUND', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  uses: ['chain'],
   async handler(ctx, { proposalId, support }) {
     const p = await proposalOr404(ctx.chain, proposalId)
     const plan = planOrThrow(buildVotePlan({ governance: defiAddress(ctx.chain, 'governance'), proposalId: BigInt(proposalId), support, state: p.stateCode }), {}, stateDetails(p.state, proposalId))

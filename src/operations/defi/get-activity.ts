@@ -41,6 +41,7 @@ export const getActivity = defineOperation({
   dependsOn: ['token', 'defi'],
   // A display feed no transaction is built from: one refresh runs while the last answer is served.
   staleSeconds: 5,
+  uses: ['db'],
   async handler(ctx, { limit, blocks }) {
     const { head, rows } = await listDefiActivity(ctx.db, blocks, limit)
     const items = rows.map((r) => ({

@@ -26,6 +26,7 @@ export const getDefiNft = defineOperation({
     tiers: z.array(z.object({ minNfts: z.number().int(), multiplierBps: z.number().int() })),
   }),
   errors: ['INVALID_ADDRESS', 'UPSTREAM_FAILED'],
+  uses: ['chain'],
   async handler(ctx, { address }) {
     const b = await readNftBoost(ctx.chain, address)
     return {

@@ -26,6 +26,7 @@ export const getSafety = defineOperation({
   }),
   errors: ['UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  uses: ['chain'],
   async handler(ctx) {
     const s = await readSafety(ctx.chain)
     const cb = s.circuitBreaker

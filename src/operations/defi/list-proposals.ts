@@ -13,6 +13,7 @@ export const listProposals = defineOperation({
   input: z.object({ limit: queryInt({ min: 1, max: 100, default: 20, description: 'How many proposals (default 20)' }) }),
   output: z.object({ chainId: z.number().int(), proposalCount: z.number().int(), proposals: z.array(proposalOut) }),
   errors: ['UPSTREAM_FAILED'],
+  uses: ['chain'],
   async handler(ctx, { limit }) {
     const r = await readProposals(ctx.chain, limit)
     return { chainId: CHAIN_ID, proposalCount: Number(r.proposalCount), proposals: r.proposals.map(proposalJson) }

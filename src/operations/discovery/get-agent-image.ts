@@ -24,6 +24,7 @@ export const getAgentImage = defineOperation({
   cacheSeconds: 86400,
   staleSeconds: 86400,
   mcp: false,
+  uses: [],
   async handler() {
     return textAnswer(SVG, 'image/svg+xml')
   },

@@ -14,6 +14,7 @@ export const getAgentRegistration = defineOperation({
   cacheSeconds: 3600,
   staleSeconds: 3600,
   mcp: false,
+  uses: ['chain', 'baseUrl'],
   async handler(ctx) {
     return buildRegistration(ctx)
   },

@@ -17,6 +17,7 @@ export const getAgentsTxt = defineOperation({
   cacheSeconds: 3600,
   staleSeconds: 3600,
   mcp: false,
+  uses: ['baseUrl'],
   async handler(ctx) {
     const links = discoveryLinks(ctx.baseUrl(), MCP_PATH)
     return textAnswer(

@@ -15,6 +15,7 @@ export const getLlmsFullTxt = defineOperation({
   cacheSeconds: 3600,
   staleSeconds: 3600,
   mcp: false,
+  uses: ['chain', 'operations', 'baseUrl'],
   async handler(ctx) {
     const base = ctx.baseUrl()
     const legal = legalLinks(base)

@@ -16,6 +16,7 @@ export const getLlmsTxt = defineOperation({
   cacheSeconds: 3600,
   staleSeconds: 3600,
   mcp: false,
+  uses: ['chain', 'operations', 'baseUrl'],
   async handler(ctx) {
     const links = discoveryLinks(ctx.baseUrl(), MCP_PATH)
     return textAnswer(

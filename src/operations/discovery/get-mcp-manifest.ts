@@ -15,6 +15,7 @@ export const getMcpManifest = defineOperation({
   cacheSeconds: 3600,
   staleSeconds: 3600,
   mcp: false,
+  uses: ['operations', 'baseUrl'],
   async handler(ctx) {
     const tools = mcpToolOperations(ctx.operations)
     return {

@@ -14,6 +14,7 @@ export const getOpenApi = defineOperation({
   cacheSeconds: 3600,
   staleSeconds: 3600,
   mcp: false,
+  uses: ['operations', 'baseUrl'],
   async handler(ctx) {
     return buildOpenApi(ctx.operations, { baseUrl: ctx.baseUrl(), mcp: { toolCount: mcpToolOperations(ctx.operations).length } })
   },

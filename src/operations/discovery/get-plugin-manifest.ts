@@ -16,6 +16,7 @@ export const getPluginManifest = defineOperation({
   cacheSeconds: 3600,
   staleSeconds: 3600,
   mcp: false,
+  uses: ['chain', 'baseUrl'],
   async handler(ctx) {
     const base = ctx.baseUrl()
     return {

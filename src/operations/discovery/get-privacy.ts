@@ -44,6 +44,7 @@ export const getPrivacy = defineOperation({
   cacheSeconds: 3600,
   staleSeconds: 3600,
   mcp: false,
+  uses: ['config'],
   async handler(ctx) {
     const database = ctx.config.DATABASE_URL ? 'the operator’s PostgreSQL database' : 'an embedded database on the operator’s machine'
     return textAnswer(

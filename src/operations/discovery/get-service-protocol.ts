@@ -48,6 +48,7 @@ export const getServiceProtocol = defineOperation({
   errors: [],
   cacheSeconds: 3600,
   staleSeconds: 3600,
+  uses: ['chain', 'operations'],
   async handler(ctx) {
     const entries = Object.entries(ctx.chain.contracts) as Array<[ContractName, `0x${string}` | undefined]>
     const contracts = Object.fromEntries(

@@ -18,6 +18,7 @@ export const getTerms = defineOperation({
   cacheSeconds: 3600,
   staleSeconds: 3600,
   mcp: false,
+  uses: ['config', 'chain'],
   async handler(ctx) {
     const { chainId, name } = ctx.chain.info
     // Without a contract registry the service runs against its embedded devnet (README, Configuration).

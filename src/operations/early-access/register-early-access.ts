@@ -37,7 +37,7 @@ export const registerEarlyAccess = defineOperation({
     message: z.string(),
   }),
   errors: ['INVALID_ADDRESS', 'INVALID_SIGNATURE', 'SIGNATURE_EXPIRED', 'NOT_ELIGIBLE', 'UPSTREAM_FAILED'],
-  uses: ['chain', 'db', 'baseUrl'],
+  uses: ['chain', 'db', 'baseUrl', 'clock'],
   async handler(ctx, input) {
     await requireWalletSignature({
       primaryType: 'EarlyAccessRegistration',
@@ -45,6 +45,7 @@ export const registerEarlyAccess = defineOperation({
       message: { twitter: input.twitter ?? '', tweetUrl: input.tweetUrl ?? '', referralCode: input.referralCode ?? '' },
       issuedAt: input.issuedAt,
       signature: input.signature,
+      nowSeconds: Math.floor(ctx.clock() / 1000),
     })
     const { tokens: balance, nfts } = await readHoldings(ctx.chain, input.wallet)
     const eligibility = {

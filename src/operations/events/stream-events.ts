@@ -25,6 +25,7 @@ export const streamEvents = defineOperation({
   errors: [],
   streams: true,
   mcp: false,
+  uses: ['config', 'db', 'bus', 'clock'],
   async handler(ctx, input, meta) {
     const resumeFrom = meta.headers['last-event-id'] ?? input.lastEventId
     return stream(
@@ -71,7 +72,7 @@ export const streamEvents = defineOperation({
           const backlog = new Promise<'backlog'>((resolve) => (overflowed = () => resolve('backlog')))
           stopResync = resyncOnReconnect(ctx, { lastSent: () => lastSent, deliver: (events) => events.forEach(send), overflow: () => overflowed() }, MAX_REPLAY)
 
-          const heartbeat = setInterval(() => sink.write(frame('heartbeat', { at: new Date().toISOString() }, position())), ctx.config.SSE_HEARTBEAT_MS)
+          const heartbeat = setInterval(() => sink.write(frame('heartbeat', { at: new Date(ctx.clock()).toISOString() }, position())), ctx.config.SSE_HEARTBEAT_MS)
           let timer: NodeJS.Timeout | undefined
           const lifetime = new Promise<'lifetime'>((resolve) => {
             timer = setTimeout(() => resolve('lifetime'), ctx.config.SSE_LIFETIME_MS)

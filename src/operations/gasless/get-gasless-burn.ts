@@ -33,7 +33,7 @@ export const getGaslessBurn = defineOperation({
   }),
   errors: ['INVALID_ADDRESS', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
-  uses: ['chain'],
+  uses: ['chain', 'clock'],
   async handler(ctx, { address }) {
     const state = await readBurnerState(ctx.chain, address)
     const approved = state.allowance >= BURN_TOTAL_WEI
@@ -50,7 +50,7 @@ export const getGaslessBurn = defineOperation({
         domain: burnRequestDomain(ctx.chain.contracts.relayer, CHAIN_ID),
         types: { BurnRequest: [...burnRequestTypes.BurnRequest] },
         primaryType: 'BurnRequest' as const,
-        message: { burner: address, nonce: state.nonce.toString(), deadline: Math.floor(Date.now() / 1000) + DEADLINE_SECONDS },
+        message: { burner: address, nonce: state.nonce.toString(), deadline: Math.floor(ctx.clock() / 1000) + DEADLINE_SECONDS },
       },
       relayerContract: ctx.chain.contracts.relayer,
     }

@@ -35,7 +35,7 @@ export const relayGaslessBurn = defineOperation({
   }),
   output: relayResult,
   errors: ['INVALID_ADDRESS', 'INVALID_SIGNATURE', 'SIGNATURE_EXPIRED', 'INSUFFICIENT_BALANCE', 'RELAY_FAILED', 'UPSTREAM_FAILED'],
-  uses: ['chain', 'db', 'economy', 'log'],
+  uses: ['chain', 'db', 'economy', 'log', 'clock'],
   async handler(ctx, { burner, deadline, signature }) {
     const sender = ctx.economy.relayer
     // The exact signature relayed before answers with that relay, whatever happened since
@@ -47,7 +47,7 @@ export const relayGaslessBurn = defineOperation({
       if (relayed) return answer(ctx, await waitFor(ctx, { key: relayed.idempotencyKey, to: ctx.chain.contracts.relayer, data: '0x' }))
     }
 
-    const now = Math.floor(Date.now() / 1000)
+    const now = Math.floor(ctx.clock() / 1000)
     if (deadline <= now) throw new AppError('SIGNATURE_EXPIRED', `The deadline ${deadline} has passed (now ${now}); sign a new request.`)
     const state = await readBurnerState(ctx.chain, burner)
     const nonce = state.nonce

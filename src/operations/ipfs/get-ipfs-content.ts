@@ -15,6 +15,7 @@ export const getIpfsContent = defineOperation({
   errors: ['NOT_FOUND'],
   mcp: false,
   cacheControl: 'public, max-age=31536000, immutable',
+  uses: ['pipeline'],
   async handler(ctx, { cid }) {
     const bytes = await ctx.pipeline.deps.ipfs.get?.(cid)
     if (!bytes) throw new AppError('NOT_FOUND', `CID ${cid} is not in this gateway's store.`)

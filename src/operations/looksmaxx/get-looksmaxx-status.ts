@@ -26,6 +26,7 @@ export const getLooksmaxxStatus = defineOperation({
     result: looksmaxxResult.nullable(),
   }),
   errors: ['NOT_FOUND'],
+  uses: ['db', 'pipeline'],
   async handler(ctx, { burnTxHash }) {
     const submission = await findSubmissionByTxHash(ctx.db, burnTxHash)
     if (!submission) throw new AppError('NOT_FOUND', `No submission uses transaction ${burnTxHash}.`)

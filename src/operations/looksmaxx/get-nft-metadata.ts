@@ -30,6 +30,7 @@ export const getNftMetadata = defineOperation({
   output: metadataSchema,
   errors: ['NOT_FOUND', 'UPSTREAM_FAILED'],
   cacheControl: 'public, max-age=31536000, immutable',
+  uses: ['db', 'pipeline', 'baseUrl', 'chain'],
   async handler(ctx, { tokenId }) {
     const notFound = () => new AppError('NOT_FOUND', `Token ${tokenId} does not exist.`)
     if (!/^\d{1,78}$/.test(tokenId)) throw notFound()

@@ -17,6 +17,9 @@ export const getPaymentRequirements = defineOperation({
   status: 402,
   responseHeaders: { 402: paymentRequiredHeaders() },
   errors: [],
+  // config, db and pipeline only because looksmaxxRequirements (pipeline/submit-portrait.ts) takes
+  // the whole PortraitContext; it reads chain and baseUrl.
+  uses: ['config', 'chain', 'db', 'pipeline', 'baseUrl'],
   async handler(ctx) {
     return paymentRequired(ctx)
   },

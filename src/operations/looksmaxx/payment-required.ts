@@ -1,13 +1,12 @@
-import type { Context } from '../../context.ts'
-import { looksmaxxRequirements } from '../../pipeline/submit-portrait.ts'
+import { looksmaxxRequirements, type PortraitContext } from '../../pipeline/submit-portrait.ts'
 import { BURN_ADDRESS, BURN_HALF_WEI, BURN_TOTAL_WEI } from '../../chain/constants.ts'
-import { respond } from '../define.ts'
+import { respond, type Ports } from '../define.ts'
 import { zeroAddress } from 'viem'
 import { buildPaymentRequiredV2, encodeX402Header } from '../../x402/payment-required-v2.ts'
 import { redeemBurnDomain, redeemBurnTypes } from '../../chain/verify/burner-authorization.ts'
 
 /** The 402 answer of the looksmaxx endpoint: how to pay and what to burn. */
-export function paymentRequiredBody(ctx: Context, error?: string) {
+export function paymentRequiredBody(ctx: PortraitContext, error?: string) {
   const requirements = looksmaxxRequirements(ctx)
   return {
     x402Version: 1 as const,
@@ -33,7 +32,7 @@ export function paymentRequiredBody(ctx: Context, error?: string) {
 }
 
 /** The RedeemBurn a burner signs to let someone else pay, or to redeem on /api/generate. */
-export function burnerProof(ctx: Context) {
+export function burnerProof(ctx: Ports<'chain'>) {
   return {
     description:
       'Only the burner may redeem its burns. On POST /api/x402/looksmaxx a payment signed by burnerAddress is the proof; nothing else is needed. Otherwise (a payer other than the burner, or POST /api/generate) the burner signs this EIP-712 message and the request carries it as burnerSignature with burnerDeadline. imageHash is keccak256 of the decoded image bytes; payer is the x402 payer, or the zero address on /api/generate.',
@@ -56,7 +55,7 @@ export function burnerProof(ctx: Context) {
  * X-402-Version headers) and the v2 PaymentRequired in PAYMENT-REQUIRED. v2 clients read the
  * header first, v1 clients the body.
  */
-export function paymentRequired(ctx: Context, error?: string) {
+export function paymentRequired(ctx: PortraitContext, error?: string) {
   return respond(402, paymentRequiredBody(ctx, error), {
     'X-Payment-Required': 'true',
     'X-402-Version': '1',

@@ -7,10 +7,9 @@ import { paymentPayloadSchema, encodePaymentResponse } from '../../x402/payload.
 import { acceptedMismatch, readPayment, type ReceivedPayment } from '../../x402/payload-v2.ts'
 import { fingerprintOf, readPaymentIdentifier } from '../../x402/payment-identifier.ts'
 import { X402_NETWORK_V2 } from '../../x402/requirements.ts'
-import { submitPortrait, statusUrl, looksmaxxRequirements } from '../../pipeline/submit-portrait.ts'
+import { submitPortrait, statusUrl, looksmaxxRequirements, type PortraitContext } from '../../pipeline/submit-portrait.ts'
 import { findSubmissionByPayment, releasePaymentIdentifier, reservePaymentIdentifier, type PaymentIdentifier } from '../../store/payment-identifiers.ts'
 import type { Submission } from '../../store/submissions.ts'
-import type { Context } from '../../context.ts'
 import { AppError } from '../../errors/app-error.ts'
 import { toLooksmaxxResult } from './to-result.ts'
 import { looksmaxxPaymentRequestHeaders, paymentRequiredHeaders, paymentResponseHeaders } from './x402-headers.ts'
@@ -56,6 +55,7 @@ export const submitLooksmaxx = defineOperation({
   responseHeaders: { 200: paymentResponseHeaders(), 402: paymentRequiredHeaders() },
   extraResponses: [{ status: 402, description: 'No payment, or the payment did not verify or settle; nothing was consumed.', schema: paymentRequiredBody }],
   errors: ['INVALID_ADDRESS', 'INVALID_IMAGE', 'INVALID_PAYMENT', 'INVALID_SIGNATURE', 'SIGNATURE_EXPIRED', 'BURN_VERIFICATION_FAILED', 'RATE_LIMITED', 'PAYMENT_REQUIRED', 'BURN_ALREADY_USED', 'PAYMENT_ID_CONFLICT', 'PAYMENT_IN_PROGRESS', 'UPSTREAM_FAILED'],
+  uses: ['config', 'chain', 'db', 'pipeline', 'baseUrl'],
   async handler(ctx, input, meta) {
     const received = readPayment(input.paymentPayload, meta.headers)
     if (received === undefined) {
@@ -100,7 +100,7 @@ export const submitLooksmaxx = defineOperation({
 })
 
 /** The result with the settlement in the header of the version the client spoke. */
-function paidAnswer(ctx: Context, submission: Submission, received: ReceivedPayment) {
+function paidAnswer(ctx: PortraitContext, submission: Submission, received: ReceivedPayment) {
   const result = { ...toLooksmaxxResult(ctx, submission), statusUrl: statusUrl(ctx, submission.burnTxHash) }
   const settlement = {
     success: true,
@@ -116,7 +116,7 @@ function paidAnswer(ctx: Context, submission: Submission, received: ReceivedPaym
  * A payment identifier seen before: the same payload gets the first result (once minted),
  * another payload a 409, as the payment-identifier extension specifies.
  */
-async function replayFirstResult(ctx: Context, paymentId: string, fingerprint: string, existing: PaymentIdentifier, received: ReceivedPayment) {
+async function replayFirstResult(ctx: PortraitContext, paymentId: string, fingerprint: string, existing: PaymentIdentifier, received: ReceivedPayment) {
   if (existing.fingerprint !== fingerprint) {
     throw new AppError('PAYMENT_ID_CONFLICT', `Payment identifier ${paymentId} was already used with another payment or request. A new payment needs a new identifier.`, {
       details: { paymentId },

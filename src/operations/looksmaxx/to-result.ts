@@ -1,8 +1,8 @@
-import type { Context } from '../../context.ts'
+import type { Ports } from '../define.ts'
 import type { Submission } from '../../store/submissions.ts'
 
 /** The spec's looksmaxx result for a minted submission. */
-export function toLooksmaxxResult(ctx: Context, s: Submission) {
+export function toLooksmaxxResult(ctx: Ports<'pipeline'>, s: Submission) {
   const ipfsUrl = ctx.pipeline.deps.ipfs.gatewayUrl(s.imageCid!)
   return {
     success: true as const,

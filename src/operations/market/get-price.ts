@@ -43,6 +43,7 @@ export const getPrice = defineOperation({
   errors: ['DEX_QUOTE_FAILED', 'UPSTREAM_FAILED'],
   cacheSeconds: 5,
   dependsOn: ['pool'],
+  uses: ['chain', 'clock'],
   async handler(ctx) {
     const { contracts } = ctx.chain
     const [buy, sell] = await readPoolQuotes(ctx.chain, [
@@ -55,7 +56,7 @@ export const getPrice = defineOperation({
     return {
       price: { coinPerEth, ethPerCoin, ethPerMillionCoin: sell ? formatEther(sell.amountOut) : null },
       burnCost: { tokensRequired: BURN_TOTAL_TOKENS, estimatedEth: ethPerCoin * BURN_TOTAL_TOKENS, infraFeeUsdm: 1 },
-      timestamp: new Date().toISOString(),
+      timestamp: new Date(ctx.clock()).toISOString(),
       token: { address: contracts.token, symbol: TOKEN_SYMBOL, decimals: TOKEN_DECIMALS },
       pool: {
         address: contracts.pool,

@@ -28,6 +28,7 @@ export const getPortalProtocols = defineOperation({
   errors: [],
   cacheSeconds: 300,
   staleSeconds: 600,
+  uses: ['chain'],
   async handler(ctx) {
     return {
       protocols: protocolDirectory.map((p) => ({

@@ -23,6 +23,7 @@ export const getPortalTokens = defineOperation({
   errors: ['INVALID_ADDRESS', 'UPSTREAM_FAILED'],
   cacheSeconds: 5,
   dependsOn: ['token'],
+  uses: ['chain'],
   async handler(ctx, { address }) {
     const c = ctx.chain.contracts
     const tokens = [

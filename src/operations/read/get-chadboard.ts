@@ -44,6 +44,7 @@ export const getChadboard = defineOperation({
   cacheSeconds: 10,
   staleSeconds: 20,
   dependsOn: ['portraits', 'profiles'],
+  uses: ['chain', 'pipeline', 'profiles', 'readModels'],
   async handler(ctx) {
     // The top burners from the chadboard's read model; profiles are held until their events
     // renew them. An entry is serialized again only when its row or its profile changed.

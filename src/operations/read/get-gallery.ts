@@ -43,6 +43,7 @@ export const getGallery = defineOperation({
   cacheSeconds: 5,
   staleSeconds: 10,
   dependsOn: ['portraits'],
+  uses: ['pipeline', 'readModels'],
   async handler(ctx, { limit, offset }) {
     // The page from the gallery's read model (current as of every change applied here), as a
     // join of entries validated and serialized once each.

@@ -55,6 +55,7 @@ export const getIdentity = defineOperation({
   cacheSeconds: 10,
   staleSeconds: 20,
   dependsOn: ['token', 'portraits', 'profiles'],
+  uses: ['chain', 'db', 'pipeline'],
   async handler(ctx, { addressOrName }) {
     let address: `0x${string}`
     if (isAddress(addressOrName, { strict: false })) {

@@ -39,7 +39,7 @@ export const registerReferralAgent = defineOperation({
     }),
   }),
   errors: ['INVALID_ADDRESS', 'INVALID_SIGNATURE', 'SIGNATURE_EXPIRED', 'UPSTREAM_FAILED'],
-  uses: ['chain', 'db'],
+  uses: ['chain', 'db', 'clock'],
   async handler(ctx, { wallet, mcpEndpoint, description, issuedAt, signature }) {
     await requireWalletSignature({
       primaryType: 'ReferralAgentRegistration',
@@ -47,6 +47,7 @@ export const registerReferralAgent = defineOperation({
       message: { mcpEndpoint: mcpEndpoint ?? '', description: description ?? '' },
       issuedAt,
       signature,
+      nowSeconds: Math.floor(ctx.clock() / 1000),
     })
     const agent = await readReferralAgent(ctx.chain, wallet)
     const code = referralCodeOf(wallet)

@@ -85,6 +85,7 @@ export const getSwapQuote = defineOperation({
   dependsOn: ['pool'],
   // "0.5" and "500000000000000000" are one question.
   canonicalInput: (input) => ({ weiIn: input.ethAmount === undefined ? null : parseEthAmount(input.ethAmount).toString(), recipient: input.recipient ?? null }),
+  uses: ['chain'],
   async handler(ctx, input) {
     const { contracts, info } = ctx.chain
     if (input.ethAmount === undefined) {

@@ -28,6 +28,7 @@ export const getStats = defineOperation({
   cacheSeconds: 5,
   staleSeconds: 10,
   dependsOn: ['token', 'portraits'],
+  uses: ['chain', 'db'],
   async handler(ctx) {
     const [supply, totals] = await Promise.all([readTokenSupply(ctx.chain), getPortraitTotals(ctx.db)])
     return {

@@ -36,6 +36,7 @@ export const getWallet = defineOperation({
   errors: ['INVALID_ADDRESS', 'UPSTREAM_FAILED'],
   cacheSeconds: 2,
   dependsOn: ['token', 'portraits'],
+  uses: ['chain'],
   async handler(ctx, { address }) {
     const balances = await readWalletBalances(ctx.chain, address)
     const canBurn = balances.coin >= BURN_TOTAL_WEI
