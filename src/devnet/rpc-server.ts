@@ -7,6 +7,17 @@ type JsonRpcResponse = { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: 
 
 export type CustomMethods = Record<string, (params: unknown[]) => Promise<unknown> | unknown>
 
+/** Thrown by a custom method to answer with this JSON-RPC error (any other error answers -32603). */
+export class JsonRpcFailure extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message)
+  }
+}
+
 /** Largest accepted request body: deploying a contract is ~50 KB of hex. */
 const MAX_BODY = 8 * 1024 * 1024
 
@@ -24,6 +35,9 @@ export async function serveJsonRpc(provider: Provider, options: { host: string; 
       try {
         return { jsonrpc: '2.0', id, result: await custom(params) }
       } catch (error) {
+        if (error instanceof JsonRpcFailure) {
+          return { jsonrpc: '2.0', id, error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } }
+        }
         return { jsonrpc: '2.0', id, error: { code: -32603, message: (error as Error).message } }
       }
     }

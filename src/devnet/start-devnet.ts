@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Provider } from '@nomicfoundation/edr'
 import { createEdrProvider, DEVNET_CHAIN_ID } from './edr-provider.ts'
 import { serveJsonRpc } from './rpc-server.ts'
+import { createSendRawTransactionSync } from './send-sync.ts'
 import { readSeedJournal, recordSeed, replaySeed, seedKey, writeSeedJournal, SEED_JOURNAL_FORMAT, type SeedJournal } from './seed-journal.ts'
 import { BURN_ADDRESS } from '../chain/constants.ts'
 import { devnetAccount, roles } from '../chain/devnet-accounts.ts'
@@ -85,11 +86,17 @@ export async function startDevnet(options: { host?: string; port?: number; servi
     },
     burnAddress: BURN_ADDRESS,
   }
+  // MegaETH serves eth_sendRawTransactionSync (EIP-7966); EDR does not, so the devnet adds it.
+  const sendSync = createSendRawTransactionSync(provider)
   const server = await serveJsonRpc(provider, {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 8545,
-    methods: { devnet_info: () => info },
+    methods: { devnet_info: () => info, eth_sendRawTransactionSync: sendSync.method },
   })
   options.log?.(`devnet (chain ${info.chainId}) JSON-RPC at ${server.url}, contracts ${source === 'replayed' ? 'replayed from .cache/devnet' : 'deployed and journaled'}`)
-  return { url: server.url, info, provider, seed: source, close: server.close }
+  const close = async () => {
+    sendSync.close()
+    await server.close()
+  }
+  return { url: server.url, info, provider, seed: source, close }
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { pino } from 'pino'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startRpcProxy } from '../support/rpc-proxy.ts'
+import { startNodeWithoutSyncSend } from './without-sync-send.ts'
 import { waitForSweeps } from '../support/sender-sweeps.ts'
 import { openDb } from '../../src/store/db.ts'
 import { createChain } from '../../src/chain/clients.ts'
@@ -25,8 +26,11 @@ const rpc = async (method: string, params: unknown[] = []) => {
 
 test('one watcher per key settles every waiting request as their block arrives: receipts read once while waiting and once when mined, nothing read while idle', async () => {
   const proxy = await startRpcProxy(devnet.url)
+  // The watcher's own reading, as on a node without eth_sendRawTransactionSync (with it, the
+  // receipts of this block would come with the sends still waiting: test/chain/sync-send.test.ts).
+  const node = await startNodeWithoutSyncSend(proxy.url)
   const db = await openDb({})
-  const chain = createChain({ rpcUrl: proxy.url, publicRpcUrl: proxy.url, explorerUrl: 'https://x', contracts: devnet.info.contracts, fundWallet: devnet.info.accounts.fundWallet, facilitator: devnet.info.accounts.facilitator })
+  const chain = createChain({ rpcUrl: node.url, publicRpcUrl: node.url, explorerUrl: 'https://x', contracts: devnet.info.contracts, fundWallet: devnet.info.accounts.fundWallet, facilitator: devnet.info.accounts.facilitator })
   const account = testAccount(6).account
   const sender = createTxSender({ db, chain, account, log: pino({ level: 'silent' }), pollMs: 10, watchMs: 50 })
   const to = '0x000000000000000000000000000000000000bEEF' as const
@@ -72,6 +76,7 @@ test('one watcher per key settles every waiting request as their block arrives: 
   } finally {
     await sender.stop()
     await db.close()
+    await node.close()
     await proxy.close()
   }
 })

@@ -6,6 +6,7 @@ import { rpcFailed } from '../upstream-error.ts'
 import { readReceipts } from './read-receipts.ts'
 import { receiptTimedOut, TxDroppedError } from './errors.ts'
 import { createPollLoop } from './poll-loop.ts'
+import { coalesce } from './coalesce.ts'
 
 export type Settled = { tx: StoredTx; receipt: TransactionReceipt }
 
@@ -28,6 +29,11 @@ export type ReceiptWatcher = {
    * (a transaction signed just now has one).
    */
   wait(tx: StoredTx, timeoutMs: number, versions?: TxVersions): Promise<Settled>
+  /**
+   * Records `receipt`, the receipt of `tx` obtained by its sender (a sync send), exactly as a
+   * look would, and answers every request waiting for `tx`. Resolves once it is stored.
+   */
+  settle(tx: StoredTx, receipt: TransactionReceipt): Promise<Settled>
   /** One look at every open transaction of the key in the store (after a restart). */
   lookAtStore(): Promise<void>
   start(): void
@@ -96,7 +102,8 @@ export function createReceiptWatcher(deps: {
   }
 
   function end(entry: Entry, outcome: { settled: Settled } | { error: unknown }) {
-    entries.delete(entry.tx.idempotencyKey)
+    // Settled twice (a look and a sync send) or followed again since: only its own entry goes.
+    if (entries.get(entry.tx.idempotencyKey) === entry) entries.delete(entry.tx.idempotencyKey)
     for (const waiter of entry.waiters) {
       clearTimeout(waiter.timer)
       waiting--
@@ -126,6 +133,9 @@ export function createReceiptWatcher(deps: {
     const status = receipt.status === 'success' ? 'mined' : 'reverted'
     return { receipt, version: { key, status, blockNumber: Number(receipt.blockNumber), gasUsed: receipt.gasUsed, txHash: receipt.transactionHash } }
   }
+
+  // Receipts brought by sync sends of a burst: one statement for those that arrive together.
+  const recordTogether = coalesce((versions: MinedVersion[]) => recordReceipts(db, versions))
 
   /**
    * Transactions whose nonce was used: the receipts found are recorded together (one
@@ -250,6 +260,13 @@ export function createReceiptWatcher(deps: {
         // Looked at soon, together with every other waiter that arrives meanwhile.
         loop.wake()
       })
+    },
+    async settle(tx, receipt) {
+      const { version } = minedVersion(tx.idempotencyKey, [receipt.transactionHash], new Map([[receipt.transactionHash, receipt]]))!
+      const settled = { tx: await recordTogether(version), receipt }
+      const entry = entries.get(tx.idempotencyKey)
+      if (entry) end(entry, { settled })
+      return settled
     },
     lookAtStore: () => loop.exclusive(() => look(true)),
     start() {

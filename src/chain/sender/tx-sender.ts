@@ -11,6 +11,7 @@ import { createBroadcaster } from './broadcast.ts'
 import { createReplacer } from './replace-tx.ts'
 import { createReceiptWatcher } from './receipt-watcher.ts'
 import { readReceipts } from './read-receipts.ts'
+import { createSyncSender, SYNC_SEND_MAX_WAIT_MS } from './sync-send.ts'
 import { TxDroppedError } from './errors.ts'
 
 export { TxDroppedError, isTxDropped } from './errors.ts'
@@ -92,7 +93,7 @@ export function createTxSender(deps: TxSenderOptions): TxSender {
   const client = createBatchClient(chain)
   const fees = cachedFor(1000, () => client.estimateFeesPerGas())
   const signAndStore = createSignAndStore({ db, client, account, chainId: chain.info.chainId, fees })
-  const broadcast = createBroadcaster({ db, client, address: account.address, log })
+  const { broadcast, sendForReceipt } = createBroadcaster({ db, client, sync: createSyncSender(chain), address: account.address, log })
   const watcher = createReceiptWatcher({
     db,
     client,
@@ -106,6 +107,7 @@ export function createTxSender(deps: TxSenderOptions): TxSender {
   return {
     address: account.address,
     async sendAndWait(request, sendOptions = {}) {
+      const timeoutMs = sendOptions.timeoutMs ?? defaultTimeoutMs
       const found = await findChainTx(db, request.key)
       const { tx, created } = found
         ? { tx: found, created: false }
@@ -118,6 +120,8 @@ export function createTxSender(deps: TxSenderOptions): TxSender {
             if (stored) return { tx: stored, created: false }
             throw error
           })
+      // The request's wait counts from here: the sync send is part of it.
+      const storedAt = Date.now()
       sendOptions.onStored?.()
       if (tx.status === 'dropped') throw new TxDroppedError(tx)
       if (tx.status === 'mined' || tx.status === 'reverted') {
@@ -129,11 +133,22 @@ export function createTxSender(deps: TxSenderOptions): TxSender {
       const versions = created ? undefined : (await listTxVersions(db, [tx.idempotencyKey])).get(tx.idempotencyKey)
       const mined = versions ? (await readReceipts(client, versions.hashes).catch(() => new Map())).size > 0 : false
       if (!mined) {
+        // The sync send waits at most until the request's deadline, and not past the time
+        // after which a stuck transaction is replaced (the watcher does that, once it follows it).
+        const waitMs = Math.min(timeoutMs - (Date.now() - storedAt), options.stuckAfterMs, SYNC_SEND_MAX_WAIT_MS)
         // A refused broadcast is not fatal: the watcher keeps sending until it lands.
-        await broadcast(tx).catch((error) => log.warn({ err: error, nonce: tx.nonce }, 'broadcast refused; will retry'))
+        const receipt = await sendForReceipt(tx, waitMs).catch((error) => void log.warn({ err: error, nonce: tx.nonce }, 'broadcast refused; will retry'))
         sendOptions.onBroadcast?.()
+        if (receipt) {
+          // Stored before this answers, as the watcher's own look would (mined or reverted). If
+          // the store cannot take it now, the watcher reads the receipt again and records it.
+          const settled = await watcher.settle(tx, receipt).catch((error) => void log.warn({ err: error, nonce: tx.nonce }, 'could not record a receipt yet'))
+          if (settled) return { ...toRecord(settled.tx), receipt: settled.receipt }
+        }
       }
-      const settled = await watcher.wait(tx, sendOptions.timeoutMs ?? defaultTimeoutMs, versions)
+      // Signed just now: its age counts from the signature, as for a transaction read from the store.
+      const followed = versions ?? { hashes: [tx.txHash], newestAgeMs: Date.now() - storedAt }
+      const settled = await watcher.wait(tx, Math.max(1, timeoutMs - (Date.now() - storedAt)), followed)
       return { ...toRecord(settled.tx), receipt: settled.receipt }
     },
     async find(key) {
