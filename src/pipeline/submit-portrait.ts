@@ -22,6 +22,8 @@ export type PortraitContext = {
   db: Db
   pipeline: { deps: PipelineDeps; facilitator: PipelineDeps['facilitator']; worker: Worker; owner: string; leaseMs: number }
   baseUrl(): string
+  /** The time the checks of a request are made at (ms); waits use real time. */
+  clock(): number
 }
 
 export type PortraitRequest = {
@@ -37,11 +39,11 @@ export type PortraitRequest = {
   burnerDeadline?: number
 }
 
-export function statusUrl(ctx: PortraitContext, burnTxHash: string): string {
+export function statusUrl(ctx: Pick<PortraitContext, 'baseUrl'>, burnTxHash: string): string {
   return `${ctx.baseUrl()}/api/x402/looksmaxx/${burnTxHash}`
 }
 
-export function looksmaxxRequirements(ctx: PortraitContext): PaymentRequirements {
+export function looksmaxxRequirements(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>): PaymentRequirements {
   return buildPaymentRequirements({
     resource: `${ctx.baseUrl()}/api/x402/looksmaxx`,
     payTo: ctx.chain.facilitator,
@@ -73,8 +75,8 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
   // reads the chain: the image header, the payment's own fields, the burner's consent.
   const header = inspectPortrait(request.image, request.imageType)
   const requirements = request.payment ? looksmaxxRequirements(ctx) : undefined
-  if (request.payment && requirements) refuseLongLivedPayment(request.payment, requirements)
-  const nowSeconds = Math.floor(Date.now() / 1000)
+  const nowSeconds = Math.floor(ctx.clock() / 1000)
+  if (request.payment && requirements) refuseLongLivedPayment(request.payment, requirements, nowSeconds)
   const proof = await verifyBurnerProof({
     nft: ctx.chain.contracts.nft,
     message: {
@@ -177,8 +179,8 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
  * anything is claimed, whatever facilitator is configured: an unknown settlement outcome
  * keeps the burns locked until validBefore, so that lock stays short.
  */
-function refuseLongLivedPayment(payment: CompletePaymentPayload, requirements: PaymentRequirements) {
-  const limit = maxValidBefore(requirements, BigInt(Math.floor(Date.now() / 1000)))
+function refuseLongLivedPayment(payment: CompletePaymentPayload, requirements: PaymentRequirements, nowSeconds: number) {
+  const limit = maxValidBefore(requirements, BigInt(nowSeconds))
   if (BigInt(payment.payload.authorization.validBefore) <= limit) return
   throw new AppError(
     'PAYMENT_REQUIRED',
@@ -188,6 +190,7 @@ function refuseLongLivedPayment(payment: CompletePaymentPayload, requirements: P
 }
 
 async function waitUntilMinted(ctx: PortraitContext, submission: Submission): Promise<Submission> {
+  // Real time, not the clock port: a wait must end whatever time a test's clock says.
   const deadline = Date.now() + ctx.config.LOOKSMAXX_WAIT_SECONDS * 1000
   ctx.pipeline.worker.poke()
   while (Date.now() < deadline) {

@@ -45,7 +45,7 @@ export const getCrossChainIntent = defineOperation({
   errors: ['UNKNOWN_CHAIN', 'INVALID_ADDRESS', 'INVALID_AMOUNT', 'UPSTREAM_FAILED'],
   cacheControl: 'no-cache',
   // The ports of get_looksmaxx_plan (its handler is called with this ctx), and the clock.
-  uses: ['config', 'chain', 'db', 'pipeline', 'baseUrl', 'clock'],
+  uses: ['chain', 'baseUrl', 'clock'],
   async handler(ctx, input, meta) {
     const source = findSourceChain(input.sourceChain)
     if (!source) {

@@ -17,9 +17,7 @@ export const getAgentCard = defineOperation({
   cacheSeconds: 3600,
   staleSeconds: 3600,
   mcp: false,
-  // config, db and pipeline only because looksmaxxRequirements (pipeline/submit-portrait.ts) takes
-  // the whole PortraitContext; it reads chain and baseUrl.
-  uses: ['config', 'chain', 'db', 'pipeline', 'operations', 'baseUrl'],
+  uses: ['chain', 'operations', 'baseUrl'],
   async handler(ctx) {
     const base = ctx.baseUrl()
     const requirements = looksmaxxRequirements(ctx)

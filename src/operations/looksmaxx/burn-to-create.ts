@@ -18,7 +18,7 @@ export const burnToCreate = defineOperation({
   input: z.object({ ...portraitFields, burnerSignature: burnerSignatureField, burnerDeadline: burnerDeadlineField }),
   output: looksmaxxResult,
   errors: ['INVALID_ADDRESS', 'INVALID_IMAGE', 'INVALID_SIGNATURE', 'SIGNATURE_EXPIRED', 'BURN_VERIFICATION_FAILED', 'RATE_LIMITED', 'BURN_ALREADY_USED', 'UPSTREAM_FAILED'],
-  uses: ['config', 'chain', 'db', 'pipeline', 'baseUrl'],
+  uses: ['config', 'chain', 'db', 'pipeline', 'baseUrl', 'clock'],
   async handler(ctx, input) {
     const submission = await submitPortrait(ctx, {
       source: 'burn-to-create',

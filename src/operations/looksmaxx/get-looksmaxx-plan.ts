@@ -55,9 +55,7 @@ export const getLooksmaxxPlan = defineOperation({
   }),
   errors: ['INVALID_ADDRESS', 'INVALID_AMOUNT', 'UPSTREAM_FAILED'],
   cacheControl: 'no-cache',
-  // config, db and pipeline only because looksmaxxRequirements (pipeline/submit-portrait.ts) takes
-  // the whole PortraitContext; it reads chain and baseUrl.
-  uses: ['config', 'chain', 'db', 'pipeline', 'baseUrl'],
+  uses: ['chain', 'baseUrl'],
   async handler(ctx, { wallet, ethAmount }) {
     const { contracts, info } = ctx.chain
     const balances = await readWalletBalances(ctx.chain, wallet)

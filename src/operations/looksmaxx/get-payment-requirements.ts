@@ -17,9 +17,7 @@ export const getPaymentRequirements = defineOperation({
   status: 402,
   responseHeaders: { 402: paymentRequiredHeaders() },
   errors: [],
-  // config, db and pipeline only because looksmaxxRequirements (pipeline/submit-portrait.ts) takes
-  // the whole PortraitContext; it reads chain and baseUrl.
-  uses: ['config', 'chain', 'db', 'pipeline', 'baseUrl'],
+  uses: ['chain', 'baseUrl'],
   async handler(ctx) {
     return paymentRequired(ctx)
   },

@@ -6,7 +6,7 @@ import { buildPaymentRequiredV2, encodeX402Header } from '../../x402/payment-req
 import { redeemBurnDomain, redeemBurnTypes } from '../../chain/verify/burner-authorization.ts'
 
 /** The 402 answer of the looksmaxx endpoint: how to pay and what to burn. */
-export function paymentRequiredBody(ctx: PortraitContext, error?: string) {
+export function paymentRequiredBody(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>, error?: string) {
   const requirements = looksmaxxRequirements(ctx)
   return {
     x402Version: 1 as const,
@@ -55,7 +55,7 @@ export function burnerProof(ctx: Ports<'chain'>) {
  * X-402-Version headers) and the v2 PaymentRequired in PAYMENT-REQUIRED. v2 clients read the
  * header first, v1 clients the body.
  */
-export function paymentRequired(ctx: PortraitContext, error?: string) {
+export function paymentRequired(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>, error?: string) {
   return respond(402, paymentRequiredBody(ctx, error), {
     'X-Payment-Required': 'true',
     'X-402-Version': '1',

@@ -55,7 +55,7 @@ export const submitLooksmaxx = defineOperation({
   responseHeaders: { 200: paymentResponseHeaders(), 402: paymentRequiredHeaders() },
   extraResponses: [{ status: 402, description: 'No payment, or the payment did not verify or settle; nothing was consumed.', schema: paymentRequiredBody }],
   errors: ['INVALID_ADDRESS', 'INVALID_IMAGE', 'INVALID_PAYMENT', 'INVALID_SIGNATURE', 'SIGNATURE_EXPIRED', 'BURN_VERIFICATION_FAILED', 'RATE_LIMITED', 'PAYMENT_REQUIRED', 'BURN_ALREADY_USED', 'PAYMENT_ID_CONFLICT', 'PAYMENT_IN_PROGRESS', 'UPSTREAM_FAILED'],
-  uses: ['config', 'chain', 'db', 'pipeline', 'baseUrl'],
+  uses: ['config', 'chain', 'db', 'pipeline', 'baseUrl', 'clock'],
   async handler(ctx, input, meta) {
     const received = readPayment(input.paymentPayload, meta.headers)
     if (received === undefined) {
