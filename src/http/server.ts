@@ -267,9 +267,10 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, li
     if (asked !== undefined && ctx.fresh.block() < asked) await catchUp(ctx.db, ctx.fresh, asked, MIN_BLOCK_WAIT_MS, () => ctx.indexer.poke(), () => ctx.chain.client.getBlockNumber({ cacheTime: 0 }))
     const run = () => runOperationToBytes(ctx, op, input, meta)
     const freshness = freshnessFor(asked)
+    // `get` answers a hit itself (the handler's peek served the ones that need no await).
     const computed =
       ttlMs > 0
-        ? (ctx.cache.peek(parsed.key, freshness) ?? (await ctx.cache.get(parsed.key, ttlMs, run, (op.staleSeconds ?? 0) * 1000, freshness)))
+        ? await ctx.cache.get(parsed.key, ttlMs, run, (op.staleSeconds ?? 0) * 1000, freshness)
         : { ...(await run()), block: op.method === 'GET' ? freshness.block : ctx.fresh.block() }
     return answer(request, reply, computed)
   }
