@@ -29,6 +29,17 @@ export type Freshness = {
   changed(topics: readonly Topic[], block?: bigint): Promise<void>
   /** Raises the known block (the indexer reached it, a write of ours was mined in it). */
   reached(block: bigint): void
+  /**
+   * The version of `topic` and the block counting the changes announced here but not yet
+   * visible (their renewals still running): what a renewal that starts now covers.
+   */
+  ahead(topic: Topic): { version: number; block: bigint }
+  /**
+   * Runs `renew` on every change of `topic` (made here or heard on the bus) before the change
+   * becomes visible: until it settles, readers keep the answers of the versions before it,
+   * which are still correct for them (the write that changed them has not returned yet).
+   */
+  renewBefore(topic: Topic, renew: () => Promise<void>): () => void
   close(): void
 }
 
@@ -45,13 +56,29 @@ export function createFreshness(bus: EventBus, log?: { warn(obj: object, msg: st
     for (const topic of topics) if (versions.has(topic)) versions.set(topic, versions.get(topic)! + 1)
     if (block !== undefined && block > known) known = block
   }
+  // Announced but not applied yet: a change counts here from the moment it is heard (after its
+  // write committed), so a renewal that starts later includes it.
+  const announced = new Map<Topic, number>(TOPICS.map((t) => [t, 0]))
+  let announcedBlock = 0n
+  const renewers = new Map<Topic, Set<() => Promise<void>>>()
+  /** A change becomes visible once what renews before it has run (failed renewals included: readers then renew lazily). */
+  const settle = async (topics: readonly Topic[], block?: bigint) => {
+    const runs = new Set<() => Promise<void>>()
+    for (const topic of topics) {
+      if (announced.has(topic)) announced.set(topic, announced.get(topic)! + 1)
+      for (const renew of renewers.get(topic) ?? []) runs.add(renew)
+    }
+    if (block !== undefined && block > announcedBlock) announcedBlock = block
+    if (runs.size) await Promise.allSettled([...runs].map((renew) => renew()))
+    apply(topics, block)
+  }
   const unsubscribe = bus.subscribeInvalidations((message: Invalidation) => {
     // Our own messages were applied when they were made.
     if (message.origin === origin) return
-    apply(message.topics as Topic[], message.block === undefined ? undefined : BigInt(message.block))
+    return settle(message.topics as Topic[], message.block === undefined ? undefined : BigInt(message.block))
   })
   // Invalidations sent while the bus was down never arrived: everything may have changed.
-  const unsubscribeReconnects = bus.subscribeReconnects(() => apply(TOPICS))
+  const unsubscribeReconnects = bus.subscribeReconnects(() => void settle(TOPICS))
   return {
     stamp(topics) {
       const held = stamps.get(topics)
@@ -62,13 +89,25 @@ export function createFreshness(bus: EventBus, log?: { warn(obj: object, msg: st
     },
     block: () => known,
     async changed(topics, block) {
-      apply(topics, block)
-      await bus
-        .publishInvalidation({ origin, topics: [...topics], block: block?.toString() })
-        .catch((error) => log?.warn({ err: error }, 'could not publish an invalidation; other instances rely on their time to live'))
+      // Renewed here and told to the others at once: the write answers once both are done.
+      await Promise.all([
+        settle(topics, block),
+        bus
+          .publishInvalidation({ origin, topics: [...topics], block: block?.toString() })
+          .catch((error) => log?.warn({ err: error }, 'could not publish an invalidation; other instances rely on their time to live')),
+      ])
     },
     reached(block) {
       if (block > known) known = block
+    },
+    ahead(topic) {
+      return { version: announced.get(topic) ?? 0, block: announcedBlock > known ? announcedBlock : known }
+    },
+    renewBefore(topic, renew) {
+      let set = renewers.get(topic)
+      if (!set) renewers.set(topic, (set = new Set()))
+      set.add(renew)
+      return () => set.delete(renew)
     },
     close() {
       unsubscribe()

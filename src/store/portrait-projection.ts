@@ -43,6 +43,8 @@ const BOARD_COLUMNS = `burner, portraits, burned_wei::text AS burned_wei, (extra
 
 type Version = { portraits: number; block: bigint }
 
+const PORTRAITS = ['portraits'] as const
+
 export function createPortraitProjection(db: Queryable, fresh: Freshness, options: { boardSize: number; ttlMs: number; overlapSeconds?: number; clock?: () => number }): PortraitProjection {
   const clock = options.clock ?? Date.now
   const overlap = options.overlapSeconds ?? OVERLAP_SECONDS
@@ -54,7 +56,13 @@ export function createPortraitProjection(db: Queryable, fresh: Freshness, option
   let syncedAt = 0
   let running: { version: Version; done: Promise<void> } | undefined
 
-  const now = (): Version => ({ portraits: Number(fresh.stamp(['portraits'])), block: fresh.block() })
+  /** What readers are promised: every change made visible so far. */
+  const visible = (): Version => ({ portraits: Number(fresh.stamp(PORTRAITS)), block: fresh.block() })
+  /** What a read of the store starting now includes: every change announced so far, visible or not. */
+  const announced = (): Version => {
+    const { version, block } = fresh.ahead('portraits')
+    return { portraits: version, block }
+  }
   const covers = (have: Version, want: Version) => have.portraits >= want.portraits && have.block >= want.block
 
   async function loadAll(): Promise<void> {
@@ -106,8 +114,7 @@ export function createPortraitProjection(db: Queryable, fresh: Freshness, option
   }
 
   /** Brings the models up to `want`: one read at a time, shared by every reader waiting. */
-  async function current(): Promise<void> {
-    const want = now()
+  async function current(want: Version = visible()): Promise<void> {
     for (;;) {
       if (loaded && covers(synced, want) && clock() - syncedAt < options.ttlMs) return
       if (running && covers(running.version, want)) return running.done
@@ -115,7 +122,7 @@ export function createPortraitProjection(db: Queryable, fresh: Freshness, option
         await running.done.catch(() => {})
         continue
       }
-      const version = now()
+      const version = announced()
       const startedAt = clock()
       const done = (loaded ? catchUp() : loadAll())
         .then(() => {
@@ -127,6 +134,11 @@ export function createPortraitProjection(db: Queryable, fresh: Freshness, option
       return done
     }
   }
+
+  // A change of portraits is read from the store before readers see its version, so requests
+  // arriving meanwhile are answered from the models and cached pages as they are, instead of
+  // all waiting for the one renewal (nothing is held before the first read: nothing to renew).
+  fresh.renewBefore('portraits', () => (loaded ? current(announced()) : Promise.resolve()))
 
   return {
     async gallery(limit, offset) {

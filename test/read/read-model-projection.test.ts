@@ -137,3 +137,45 @@ test('a recording transaction that commits after a newer one is not lost (Postgr
     await pg.drop()
   }
 })
+
+test('a change is read from the store before readers see it: reads meanwhile do not wait, and reads after it query nothing', async () => {
+  const db = await openDb({})
+  try {
+    // The projection's own view of the store: counts its queries, and can hold them.
+    let queries = 0
+    let gate: Promise<void> | undefined
+    const watched = {
+      async query(sql: string, params?: unknown[]) {
+        queries++
+        if (gate) await gate
+        return db.query(sql, params)
+      },
+      exec: (sql: string) => db.exec(sql),
+    }
+    const fresh = createFreshness(createMemoryBus())
+    const projection = createPortraitProjection(watched as never, fresh, { boardSize: BOARD, ttlMs: 60_000 })
+    await record(db, fresh, portrait(1, BURNERS[0]!))
+    assert.deepEqual((await projection.gallery(20, 0)).map((p) => p.tokenId), ['1'])
+
+    let open!: () => void
+    gate = new Promise<void>((resolve) => (open = resolve))
+    await db.transaction((tx) => insertPortrait(tx, portrait(2, BURNERS[1]!)))
+    let returned = false
+    const change = fresh.changed(['portraits']).then(() => (returned = true))
+    // The renewal is held in the store: a reader now is answered at once with what was
+    // visible (the write has not returned to its caller), not queued behind it.
+    const during = await Promise.race([projection.gallery(20, 0), new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 200))])
+    assert.notEqual(during, 'waited', 'a read during the renewal waited for it')
+    assert.deepEqual((during as Awaited<ReturnType<typeof projection.gallery>>).map((p) => p.tokenId), ['1'])
+    assert.equal(returned, false, 'the change returned before its renewal')
+    open()
+    gate = undefined
+    await change
+    const before = queries
+    assert.deepEqual((await projection.gallery(20, 0)).map((p) => p.tokenId), ['2', '1'], 'read-your-writes once the change returned')
+    assert.deepEqual(boardView(await projection.board()), boardView(await listBurnerTotals(db, BOARD)))
+    assert.equal(queries, before, 'the reads after the change were answered from the renewed models')
+  } finally {
+    await db.close()
+  }
+})

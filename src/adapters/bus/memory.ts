@@ -3,7 +3,7 @@ import type { EventBus, Invalidation, ProtocolEvent } from './port.ts'
 /** One process: events go straight to this process's subscribers (embedded mode). */
 export function createMemoryBus(): EventBus {
   const listeners = new Set<(event: ProtocolEvent) => void>()
-  const invalidationListeners = new Set<(message: Invalidation) => void>()
+  const invalidationListeners = new Set<(message: Invalidation) => void | Promise<void>>()
   return {
     async publish(event) {
       for (const listener of listeners) listener(event)
@@ -13,7 +13,9 @@ export function createMemoryBus(): EventBus {
       return () => listeners.delete(listener)
     },
     async publishInvalidation(message) {
-      for (const listener of invalidationListeners) listener(message)
+      // Delivered once every listener has applied it (renewals included): one process, so the
+      // publisher can know, and instances sharing this bus in tests see it when the write returns.
+      await Promise.all([...invalidationListeners].map((listener) => listener(message)))
     },
     subscribeInvalidations(listener) {
       invalidationListeners.add(listener)

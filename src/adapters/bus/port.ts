@@ -16,7 +16,7 @@ export type EventBus = {
   publish(event: ProtocolEvent): Promise<void>
   subscribe(listener: (event: ProtocolEvent) => void): () => void
   publishInvalidation(message: Invalidation): Promise<void>
-  subscribeInvalidations(listener: (message: Invalidation) => void): () => void
+  subscribeInvalidations(listener: (message: Invalidation) => void | Promise<void>): () => void
   /**
    * Called when the bus is connected again after an outage (Redis restarted or unreachable):
    * the events and invalidations published meanwhile never reached this instance. Events are

@@ -20,7 +20,7 @@ export async function createRedisBus(url: string, prefix = 'b2c', warn?: Warn): 
   reportOutages(subscriber, 'event bus (subscribe)', warn)
   await Promise.all([publisher.connect(), subscriber.connect()])
   const listeners = new Set<(event: ProtocolEvent) => void>()
-  const invalidationListeners = new Set<(message: Invalidation) => void>()
+  const invalidationListeners = new Set<(message: Invalidation) => void | Promise<void>>()
   subscriber.on('message', (channel: string, message: string) => {
     let parsed: unknown
     try {
@@ -28,7 +28,7 @@ export async function createRedisBus(url: string, prefix = 'b2c', warn?: Warn): 
     } catch {
       return
     }
-    if (channel === INVALIDATIONS) for (const listener of invalidationListeners) listener(parsed as Invalidation)
+    if (channel === INVALIDATIONS) for (const listener of invalidationListeners) void listener(parsed as Invalidation)
     else for (const listener of listeners) listener(parsed as ProtocolEvent)
   })
   await subscriber.subscribe(CHANNEL, INVALIDATIONS)
