@@ -57,3 +57,35 @@ export async function runBaseline(bytes: Buffer, seconds: number): Promise<LoadR
 }
 
 export const ratio = (result: LoadResult, base: LoadResult) => (result.requestsPerSec / base.requestsPerSec).toFixed(2)
+
+/** Posts `bodies` to `url` all at once from a child process: each answer with its time in ms, and the whole burst's. */
+export async function postBurst(url: string, bodies: unknown[]): Promise<{ results: Array<{ status: number; ms: number; body: any }>; totalMs: number }> {
+  if (!new URL(url).hostname.startsWith('127.')) throw new Error('bursts go only to 127.0.0.1')
+  const entry = new URL('./burst-client.ts', import.meta.url).pathname
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { stdio: ['pipe', 'pipe', 'inherit'] })
+  let out = ''
+  child.stdout.on('data', (chunk) => (out += chunk))
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+  child.stdin.end(JSON.stringify({ url, bodies }))
+  const code = await exited
+  if (code !== 0) throw new Error(`the burst client exited with ${code}`)
+  return JSON.parse(out)
+}
+
+/** A V8 CPU profile of this process (BENCH_CPU_PROF=<file> in the benchmarks that take it). */
+export async function startProfile(): Promise<{ stop(file: string): Promise<void> }> {
+  const { Session } = await import('node:inspector/promises')
+  const { writeFile } = await import('node:fs/promises')
+  const session = new Session()
+  session.connect()
+  await session.post('Profiler.enable')
+  await session.post('Profiler.setSamplingInterval', { interval: 100 })
+  await session.post('Profiler.start')
+  return {
+    async stop(file) {
+      const { profile } = await session.post('Profiler.stop')
+      session.disconnect()
+      await writeFile(file, JSON.stringify(profile))
+    },
+  }
+}

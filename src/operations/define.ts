@@ -90,6 +90,11 @@ export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
   /** A write: once it succeeds, these topics changed, before its response is sent. */
   invalidates?: readonly Topic[]
   /**
+   * The block a write's effect is in, read from its answer (a relay's receipt): the instance's
+   * known block is raised to it directly, instead of being looked up in the database.
+   */
+  effectBlock?(output: z.output<O>): bigint | undefined
+  /**
    * The canonical form of the input, when two inputs that parse differently ask the same
    * question (0.5 ETH as "0.5" or in wei): one question, one cache key. Default: the input.
    */

@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import type { Db } from '../../store/db.ts'
 import { listOpenTxs, markBroadcast, type StoredTx } from '../../store/chain-txs.ts'
 import { rpcFailed } from '../upstream-error.ts'
-import { coalesce } from './coalesce.ts'
+import { coalesce } from '../../util/coalesce.ts'
 import { classifyBroadcastError, classifySyncError, rpcErrorOf } from './broadcast-refusal.ts'
 import type { SyncSender } from './sync-send.ts'
 

@@ -6,7 +6,7 @@ import { rpcFailed } from '../upstream-error.ts'
 import { readReceipts } from './read-receipts.ts'
 import { receiptTimedOut, TxDroppedError } from './errors.ts'
 import { createPollLoop } from './poll-loop.ts'
-import { coalesce } from './coalesce.ts'
+import { coalesce } from '../../util/coalesce.ts'
 
 export type Settled = { tx: StoredTx; receipt: TransactionReceipt }
 

@@ -3,11 +3,18 @@ import type { Db } from '../../store/db.ts'
 import { findChainTxs, findMaxStoredNonce, insertSignedTxs, lockSenderNonces, type NewSignedTx, type StoredTx } from '../../store/chain-txs.ts'
 import { rpcFailed } from '../upstream-error.ts'
 import { allocateNonces } from './allocate-nonces.ts'
-import { coalesce } from './coalesce.ts'
+import { coalesce } from '../../util/coalesce.ts'
 import { sharedInFlight } from '../../util/cached-for.ts'
 import { gasEstimateReverted } from './errors.ts'
 
-export type SendRequest = { key: string; to: `0x${string}`; data: `0x${string}`; value?: bigint }
+export type SendRequest = {
+  key: string
+  to: `0x${string}`
+  data: `0x${string}`
+  value?: bigint
+  /** A gas estimate the caller made of this very call from the sender's address (spares making another). */
+  gas?: bigint
+}
 
 export type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
 
@@ -61,10 +68,13 @@ export function createSignAndStore(deps: { db: Db; client: PublicClient; account
   })
 
   return async function signAndStore(request: SendRequest): Promise<{ tx: StoredTx; created: boolean }> {
-    const estimate = client.estimateGas({ account: account.address, to: request.to, data: request.data, value: request.value ?? 0n }).catch((cause) => {
-      if (/revert/i.test(String((cause as Error)?.message))) throw gasEstimateReverted(cause)
-      throw rpcFailed('estimating gas', cause)
-    })
+    const estimate =
+      request.gas !== undefined
+        ? Promise.resolve(request.gas)
+        : client.estimateGas({ account: account.address, to: request.to, data: request.data, value: request.value ?? 0n }).catch((cause) => {
+            if (/revert/i.test(String((cause as Error)?.message))) throw gasEstimateReverted(cause)
+            throw rpcFailed('estimating gas', cause)
+          })
     // Read together with the estimate (one round trip): the fees of the last second, and the
     // chain's pending count, which only matters when the key was used outside the service.
     const chainState = Promise.all([deps.fees(), pendingCount()]).catch((cause) => {

@@ -6,6 +6,7 @@ import { AppError } from '../../errors/app-error.ts'
 import { burnRequestDomain, burnRequestTypes } from '../../chain/abis/economy.ts'
 import { buildRelayBurn } from '../../chain/builders/build-relay-burn.ts'
 import { readBurnerState } from '../../chain/reads/read-burner-state.ts'
+import { estimateCall } from '../../chain/reads/estimate-call.ts'
 import { BURN_TOTAL_WEI, CHAIN_ID } from '../../chain/constants.ts'
 import { claimNonce, findNonceHolder, findRelayBySignature, listHeldNoncesBelow, recordRelayRequest, takeOverNonce } from '../../store/gasless-relays.ts'
 
@@ -23,6 +24,7 @@ const relayResult = z.object({
 export const relayGaslessBurn = defineOperation({
   id: 'relay_gasless_burn',
   invalidates: ['token'],
+  effectBlock: (relay) => BigInt(relay.blockNumber),
   method: 'POST',
   path: '/api/gasless/burn',
   summary: 'Relay a signed gasless burn; the service pays the gas',
@@ -38,18 +40,30 @@ export const relayGaslessBurn = defineOperation({
   uses: ['chain', 'db', 'economy', 'log', 'clock'],
   async handler(ctx, { burner, deadline, signature }) {
     const sender = ctx.economy.relayer
-    // The exact signature relayed before answers with that relay, whatever happened since
-    // (its deadline passed, the relayer nonce moved on): an idempotent replay.
-    const replayed = await findRelayBySignature(ctx.db, burner, signature)
-    if (replayed) {
+    const now = Math.floor(ctx.clock() / 1000)
+    const expired = deadline <= now
+    // The relay simulated from the relayer's address, beside the read of the burner's state:
+    // when it would succeed, the contract has checked the signature (for the current nonce and
+    // this deadline), the balance and the approval, and its gas estimate goes to the sender.
+    // Only a relay that would fail is examined here, to say why.
+    const data = relayData(burner, deadline, signature)
+    const [state, gas] = expired
+      ? [undefined, undefined]
+      : await Promise.all([
+          readBurnerState(ctx.chain, burner),
+          data ? estimateCall(ctx.chain, { from: sender.address, to: ctx.chain.contracts.relayer, data }) : undefined,
+        ])
+    const willSucceed = state !== undefined && gas !== undefined && state.balance >= BURN_TOTAL_WEI && state.allowance >= BURN_TOTAL_WEI
+    if (!willSucceed) {
+      // The exact signature relayed before answers with that relay, whatever happened since
+      // (its deadline passed, the relayer nonce moved on): an idempotent replay. A relay that
+      // would succeed needs no look: a replay of it is found below as the holder of its nonce.
+      const replayed = await findRelayBySignature(ctx.db, burner, signature)
       // Only a stored transaction is waited for (its data is the stored one; '0x' is never sent).
-      const relayed = await sender.find(replayed)
+      const relayed = replayed ? await sender.find(replayed) : undefined
       if (relayed) return answer(ctx, await waitFor(ctx, { key: relayed.idempotencyKey, to: ctx.chain.contracts.relayer, data: '0x' }))
     }
-
-    const now = Math.floor(ctx.clock() / 1000)
-    if (deadline <= now) throw new AppError('SIGNATURE_EXPIRED', `The deadline ${deadline} has passed (now ${now}); sign a new request.`)
-    const state = await readBurnerState(ctx.chain, burner)
+    if (!state) throw new AppError('SIGNATURE_EXPIRED', `The deadline ${deadline} has passed (now ${now}); sign a new request.`)
     const nonce = state.nonce
     const signs = async (n: bigint) => {
       const signer = await recoverTypedDataAddress({
@@ -61,7 +75,7 @@ export const relayGaslessBurn = defineOperation({
       }).catch(() => undefined)
       return signer !== undefined && isAddressEqual(signer, burner)
     }
-    if (!(await signs(nonce))) {
+    if (!willSucceed && !(await signs(nonce))) {
       // A signature of a nonce we relayed already (another deadline than the one relayed, posted
       // after that relay was mined): the relay that used the nonce answers.
       for (const held of await listHeldNoncesBelow(ctx.db, burner, nonce, 3)) {
@@ -79,29 +93,41 @@ export const relayGaslessBurn = defineOperation({
     // second transaction that could only revert at the relayer's cost. A new signature takes
     // the nonce over only once the holder reverted or was dropped (the nonce is still unused).
     const key = `gasless:${burner.toLowerCase()}:${nonce}:${deadline}`
-    const holder = await holdNonce(ctx, burner, nonce, key)
-    await recordRelayRequest(ctx.db, { burner, nonce, signature, deadline, txKey: holder })
-    const data = buildRelayBurn({ burner, deadline: BigInt(deadline), signature: signature as `0x${string}` })
+    const { holder, recorded } = await holdNonce(ctx, burner, nonce, key, { signature, deadline })
+    if (!recorded) await recordRelayRequest(ctx.db, { burner, nonce, signature, deadline, txKey: holder })
     // The holder's stored transaction is found by its key (this data is used only if the holder
     // has not stored one yet, and then it relays the same nonce).
-    return answer(ctx, await waitFor(ctx, { key: holder, to: ctx.chain.contracts.relayer, data }))
+    if (!data) throw new AppError('INVALID_SIGNATURE', 'The signature cannot be split into v, r and s.')
+    return answer(ctx, await waitFor(ctx, { key: holder, to: ctx.chain.contracts.relayer, data, gas }))
   },
 })
 
-/** The key of the relay that holds (burner, nonce): this request's own key when it won. */
-async function holdNonce(ctx: RelayPorts, burner: `0x${string}`, nonce: bigint, key: string): Promise<string> {
-  for (;;) {
-    if (await claimNonce(ctx.db, burner, nonce, key)) return key
+/**
+ * The key of the relay that holds (burner, nonce): this request's own key when it won. A first
+ * claim that wins records the request with it (`recorded`), the common case in one statement.
+ */
+async function holdNonce(ctx: RelayPorts, burner: `0x${string}`, nonce: bigint, key: string, request: { signature: string; deadline: number }): Promise<{ holder: string; recorded: boolean }> {
+  for (let first = true; ; first = false) {
+    if (await claimNonce(ctx.db, burner, nonce, key, first ? request : undefined)) return { holder: key, recorded: first }
     const current = await findNonceHolder(ctx.db, burner, nonce)
     if (!current) continue
-    if (current === key) return key
+    if (current === key) return { holder: key, recorded: false }
     const held = await ctx.economy.relayer.find(current)
-    if (!held || (held.status !== 'reverted' && held.status !== 'dropped')) return current
-    if (await takeOverNonce(ctx.db, burner, nonce, current, key)) return key
+    if (!held || (held.status !== 'reverted' && held.status !== 'dropped')) return { holder: current, recorded: false }
+    if (await takeOverNonce(ctx.db, burner, nonce, current, key)) return { holder: key, recorded: false }
   }
 }
 
-async function waitFor(ctx: RelayPorts, request: { key: string; to: `0x${string}`; data: `0x${string}` }) {
+/** The relayBurn calldata, or undefined for a signature that cannot even be split into v, r, s. */
+function relayData(burner: `0x${string}`, deadline: number, signature: string): `0x${string}` | undefined {
+  try {
+    return buildRelayBurn({ burner, deadline: BigInt(deadline), signature: signature as `0x${string}` })
+  } catch {
+    return undefined
+  }
+}
+
+async function waitFor(ctx: RelayPorts, request: { key: string; to: `0x${string}`; data: `0x${string}`; gas?: bigint }) {
   try {
     const mined = await ctx.economy.relayer.sendAndWait(request)
     ctx.log.info({ txHash: mined.txHash, status: mined.status, blockNumber: mined.blockNumber }, `gasless: relay ${mined.txHash} ${mined.status}`)

@@ -22,8 +22,11 @@ export async function runOperation(
   if (op.invalidates && (!isResponded(result) || result.status < 400)) {
     // Read-your-writes: whatever a write changed is applied here (and published to the other
     // instances) before its answer leaves, so every read served after it shows the effect.
-    // The known block first catches up with the database (the mint or relay block).
-    await catchUp(ctx.db, ctx.fresh, 0n, 0)
+    // The known block first catches up with the write's block: from its answer when the
+    // operation can say it, else from the database (the mint or relay block).
+    const block = op.effectBlock && !isResponded(result) ? op.effectBlock(result) : undefined
+    if (block !== undefined) ctx.fresh.reached(block)
+    else await catchUp(ctx.db, ctx.fresh, 0n, 0)
     await ctx.fresh.changed(op.invalidates, ctx.fresh.block())
   }
   if ((result as { kind?: string })?.kind === 'stream') {

@@ -30,3 +30,16 @@ export function coalesce<T, R>(run: (items: T[]) => Promise<R[]>): (item: T) => 
       queueMicrotask(() => void drain())
     })
 }
+
+/**
+ * `coalesce` per owner object (a database handle): calls naming the same owner share runs,
+ * calls naming different owners never do. Owners are held weakly.
+ */
+export function coalescePer<O extends object, T, R>(run: (owner: O, items: T[]) => Promise<R[]>): (owner: O, item: T) => Promise<R> {
+  const runners = new WeakMap<O, (item: T) => Promise<R>>()
+  return (owner, item) => {
+    let runner = runners.get(owner)
+    if (!runner) runners.set(owner, (runner = coalesce((items: T[]) => run(owner, items))))
+    return runner(item)
+  }
+}
