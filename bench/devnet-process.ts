@@ -66,11 +66,14 @@ function freePort(): Promise<number> {
   })
 }
 
-/** utime + stime of a process from /proc, in ms. */
-function processCpuMs(pid: number): number | undefined {
+/** CPU time of this process's main thread (the event loop) so far, in ms (Linux). */
+export const mainThreadCpuMs = () => processCpuMs(process.pid, `/proc/self/task/${process.pid}/stat`)
+
+/** utime + stime of a process (or of one of its threads) from /proc, in ms. */
+function processCpuMs(pid: number, file = `/proc/${pid}/stat`): number | undefined {
   try {
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const stat = readFileSync(file, 'utf8')
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
   } catch {
