@@ -43,7 +43,11 @@ export type Freshness = {
   close(): void
 }
 
-export function createFreshness(bus: EventBus, log?: { warn(obj: object, msg: string): void }): Freshness {
+/** Longest a change waits for its renewals before it becomes visible anyway. */
+export const RENEW_WAIT_MS = 2_000
+
+export function createFreshness(bus: EventBus, log?: { warn(obj: object, msg: string): void }, options: { renewWaitMs?: number } = {}): Freshness {
+  const renewWaitMs = options.renewWaitMs ?? RENEW_WAIT_MS
   const origin = randomUUID()
   const versions = new Map<Topic, number>(TOPICS.map((t) => [t, 0]))
   // Stamps are asked for on every read: each list of topics (an operation's dependsOn, the same
@@ -69,7 +73,15 @@ export function createFreshness(bus: EventBus, log?: { warn(obj: object, msg: st
       for (const renew of renewers.get(topic) ?? []) runs.add(renew)
     }
     if (block !== undefined && block > announcedBlock) announcedBlock = block
-    if (runs.size) await Promise.allSettled([...runs].map((renew) => renew()))
+    if (runs.size) {
+      // Bounded: a store that hangs must not hold the write's answer (readers then renew lazily).
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([
+        Promise.allSettled([...runs].map((renew) => renew())),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, renewWaitMs))),
+      ])
+      clearTimeout(timer)
+    }
     apply(topics, block)
   }
   const unsubscribe = bus.subscribeInvalidations((message: Invalidation) => {

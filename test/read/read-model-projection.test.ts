@@ -179,3 +179,27 @@ test('a change is read from the store before readers see it: reads meanwhile do 
     await db.close()
   }
 })
+
+test('a renewal the store holds up does not hold the write past its bound: the change becomes visible, and readers then wait for the data', async () => {
+  const db = await openDb({})
+  try {
+    let gate: Promise<void> | undefined
+    const held = { query: async (sql: string, params?: unknown[]) => { if (gate) await gate; return db.query(sql, params) }, exec: (sql: string) => db.exec(sql) }
+    const fresh = createFreshness(createMemoryBus(), undefined, { renewWaitMs: 50 })
+    const projection = createPortraitProjection(held as never, fresh, { boardSize: BOARD, ttlMs: 60_000 })
+    await record(db, fresh, portrait(1, BURNERS[0]!))
+    assert.equal((await projection.gallery(20, 0)).length, 1)
+    let open!: () => void
+    gate = new Promise<void>((resolve) => (open = resolve))
+    await db.transaction((tx) => insertPortrait(tx, portrait(2, BURNERS[1]!)))
+    const before = fresh.stamp(['portraits'])
+    await fresh.changed(['portraits'])
+    assert.notEqual(fresh.stamp(['portraits']), before, 'visible once the bound passed')
+    const read = projection.gallery(20, 0)
+    open()
+    gate = undefined
+    assert.deepEqual((await read).map((p) => p.tokenId), ['2', '1'], 'a read after the write shows it')
+  } finally {
+    await db.close()
+  }
+})
