@@ -49,8 +49,16 @@ describe('gasless burn', () => {
     const token = devnet.info.contracts.token
     const before = { agent: await agent.coinBalance(), dead: await agent.balanceOf(token, DEAD), fund: await agent.balanceOf(token, devnet.info.accounts.fundWallet), eth: await agent.publicClient.getBalance({ address: agent.address }) }
     const body = await signBurn(agent, prepared.signTypedData)
+    // Read (and cached) before the relay: the read after it must not be this answer.
+    const walletBefore = (await getJson(`${app.url}/api/wallet?address=${agent.address}`)).body
     const relayed = await postJson(`${app.url}/api/gasless/burn`, body)
     assert.equal(relayed.status, 200, JSON.stringify(relayed.body))
+    // The write says the block its effect is in (the relay's, from its receipt), and a read
+    // right after it shows the burn.
+    assert.equal(relayed.headers.get('x-block-number'), String(relayed.body.blockNumber))
+    const walletAfter = await getJson(`${app.url}/api/wallet?address=${agent.address}`)
+    assert.equal(BigInt(walletBefore.balances.coinWei) - BigInt(walletAfter.body.balances.coinWei), 225_000n * E18)
+    assert.ok(BigInt(walletAfter.headers.get('x-block-number')!) >= BigInt(relayed.body.blockNumber))
     assert.equal(relayed.body.success, true)
     assert.match(relayed.body.txHash, /^0x[0-9a-f]{64}$/)
     assert.equal(relayed.body.explorerUrl, `https://megaexplorer.xyz/tx/${relayed.body.txHash}`)
