@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { PGlite as PGliteInstance } from '@electric-sql/pglite'
 import { copyTemplateInto, ensurePgliteTemplate, migrationsDir } from './pglite-template.ts'
+import { openPgliteThread, type PgliteLike } from './pglite-thread.ts'
 
 export type Row = Record<string, unknown>
 
@@ -83,17 +84,18 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite')
   // A new database starts as a copy of the migrated template instead of running initdb.
   const template = await ensurePgliteTemplate((pglite) => migrate(wrapPglite(pglite)))
-  let pglite: PGliteInstance
+  let pglite: PgliteLike
   if (dataDir) {
     await copyTemplateInto(template, dataDir)
-    pglite = await PGlite.create(dataDir)
+    // The service's own database runs on a thread of its own (src/store/pglite-thread.mjs).
+    pglite = await openPgliteThread(dataDir)
   } else {
     pglite = await PGlite.create({ loadDataDir: new Blob([await readFile(template.tarball)]) })
   }
   return wrapPglite(pglite)
 }
 
-function wrapPglite(pglite: PGliteInstance): Db {
+function wrapPglite(pglite: PgliteLike): Db {
   // PGlite is one connection: transactions must not interleave with other queries, so every
   // statement goes through this queue.
   let tail: Promise<unknown> = Promise.resolve()
