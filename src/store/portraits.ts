@@ -26,19 +26,22 @@ export async function countPortraits(db: Queryable): Promise<number> {
  * chadboard row and the totals of the stats.
  */
 export async function insertPortrait(db: Queryable, p: Omit<PortraitRecord, 'mintedAt'>): Promise<void> {
+  // The portrait and the totals in one statement (the totals only when the portrait is new).
+  // The totals row also orders concurrent recordings: a second one waits here until the first
+  // commits, so the burner's row below, read by the next statement (a new snapshot), includes it.
   const { rowCount } = await db.query(
-    `INSERT INTO portraits (token_id, burner, burn_tx_hash, dev_tx_hash, burn_amount_wei, dead_amount_wei, image_cid, metadata_cid, mint_tx_hash, source)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
-    [p.tokenId.toString(), p.burner, p.burnTxHash, p.devTxHash, p.burnAmountWei.toString(), p.deadAmountWei.toString(), p.imageCid, p.metadataCid, p.mintTxHash, p.source],
+    `WITH recorded AS (
+       INSERT INTO portraits (token_id, burner, burn_tx_hash, dev_tx_hash, burn_amount_wei, dead_amount_wei, image_cid, metadata_cid, mint_tx_hash, source)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING RETURNING 1
+     )
+     INSERT INTO portrait_totals (id, portraits, beyond_dead_wei) SELECT true, 1, $11::numeric FROM recorded
+     ON CONFLICT (id) DO UPDATE SET portraits = portrait_totals.portraits + 1, beyond_dead_wei = portrait_totals.beyond_dead_wei + EXCLUDED.beyond_dead_wei`,
+    [
+      p.tokenId.toString(), p.burner, p.burnTxHash, p.devTxHash, p.burnAmountWei.toString(), p.deadAmountWei.toString(), p.imageCid, p.metadataCid, p.mintTxHash, p.source,
+      (p.burnAmountWei - p.deadAmountWei).toString(),
+    ],
   )
   if (rowCount === 0) return
-  // The totals row also orders concurrent recordings: a second one waits here until the first
-  // commits, so the burner's row below is computed from a snapshot that includes it.
-  await db.query(
-    `INSERT INTO portrait_totals (id, portraits, beyond_dead_wei) VALUES (true, 1, $1)
-     ON CONFLICT (id) DO UPDATE SET portraits = portrait_totals.portraits + 1, beyond_dead_wei = portrait_totals.beyond_dead_wei + EXCLUDED.beyond_dead_wei`,
-    [(p.burnAmountWei - p.deadAmountWei).toString()],
-  )
   // The burner's row, rewritten from its own portraits (an indexed read of at most 12 rows and
   // one aggregate), so it is exact however often it is rewritten.
   await db.query(

@@ -28,7 +28,7 @@ export const relayGaslessBurn = defineOperation({
   method: 'POST',
   path: '/api/gasless/burn',
   summary: 'Relay a signed gasless burn; the service pays the gas',
-  description: 'Checks the signature, deadline, balance and approval off-chain first (400), then relays through the relayer contract. One relay per relayer nonce: the same signature posted again (even after its deadline), or another signature of the same nonce with another deadline, answers 200 with the relay that holds the nonce, never a second transaction. The relay transaction carries both transfers: submit its hash as both burnTxHash and devTxHash to redeem a portrait.',
+  description: 'Checks the signature, deadline, balance and approval before anything is stored or sent (the relay is simulated on the chain; a relay that would fail is answered 400 with the reason), then relays through the relayer contract. One relay per relayer nonce: the same signature posted again (even after its deadline), or another signature of the same nonce with another deadline, answers 200 with the relay that holds the nonce, never a second transaction. The relay transaction carries both transfers: submit its hash as both burnTxHash and devTxHash to redeem a portrait.',
   tags: ['economy'],
   input: z.object({
     burner: addressIn('Burner wallet'),
