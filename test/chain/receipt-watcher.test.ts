@@ -5,7 +5,7 @@ import { startTestDevnet } from '../support/devnet.ts'
 import { startRpcProxy } from '../support/rpc-proxy.ts'
 import { startNodeWithoutSyncSend } from './without-sync-send.ts'
 import { waitForSweeps } from '../support/sender-sweeps.ts'
-import { openDb } from '../../src/store/db.ts'
+import { pooledPglite } from '../support/pglite-pool.ts'
 import { createChain } from '../../src/chain/clients.ts'
 import { createTxSender } from '../../src/chain/sender/tx-sender.ts'
 import { testAccount } from '../support/accounts.ts'
@@ -29,7 +29,7 @@ test('one watcher per key settles every waiting request as their block arrives: 
   // The watcher's own reading, as on a node without eth_sendRawTransactionSync (with it, the
   // receipts of this block would come with the sends still waiting: test/chain/sync-send.test.ts).
   const node = await startNodeWithoutSyncSend(proxy.url)
-  const db = await openDb({})
+  const db = await pooledPglite()
   const chain = createChain({ rpcUrl: node.url, publicRpcUrl: node.url, explorerUrl: 'https://x', contracts: devnet.info.contracts, fundWallet: devnet.info.accounts.fundWallet, facilitator: devnet.info.accounts.facilitator })
   const account = testAccount(6).account
   const sender = createTxSender({ db, chain, account, log: pino({ level: 'silent' }), pollMs: 10, watchMs: 50 })

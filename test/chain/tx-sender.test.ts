@@ -7,6 +7,7 @@ import { startTestDevnet } from '../support/devnet.ts'
 import { createTestDatabase } from '../support/postgres.ts'
 import { TEST_DATABASE_URL } from '../support/env.ts'
 import { openDb, type Db } from '../../src/store/db.ts'
+import { pooledPglite } from '../support/pglite-pool.ts'
 import { createChain } from '../../src/chain/clients.ts'
 import { createTxSender, isTxDropped } from '../../src/chain/sender/tx-sender.ts'
 import { waitForSweeps } from '../support/sender-sweeps.ts'
@@ -26,7 +27,7 @@ const chainOf = () =>
   createChain({ rpcUrl: devnet.url, publicRpcUrl: devnet.url, explorerUrl: 'https://x', contracts: devnet.info.contracts, fundWallet: devnet.info.accounts.fundWallet, facilitator: devnet.info.accounts.facilitator })
 
 test('a transaction stuck past the timeout is replaced with a higher fee, same nonce, and reported once mined', async () => {
-  const db: Db = await openDb({})
+  const db: Db = await pooledPglite()
   const sender = createTxSender({ db, chain: chainOf(), account: testAccount(3).account, log: pino({ level: 'silent' }), stuckAfterMs: 300 })
   await rpc('evm_setAutomine', [false])
   try {
@@ -53,7 +54,7 @@ test('a transaction stuck past the timeout is replaced with a higher fee, same n
 })
 
 test('a transaction that cannot be mined at its fee is replaced and its outcome recorded after its request gave up', async () => {
-  const db: Db = await openDb({})
+  const db: Db = await pooledPglite()
   const account = testAccount(2).account
   const sender = createTxSender({ db, chain: chainOf(), account, log: pino({ level: 'silent' }), stuckAfterMs: 1500, watchMs: 100 })
   const startNonce = Number(await rpc('eth_getTransactionCount', [account.address, 'latest']))

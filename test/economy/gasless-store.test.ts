@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { openDb, type Db } from '../../src/store/db.ts'
 import { claimNonce, findNonceHolder, findRelayBySignature, recordRelayRequest } from '../../src/store/gasless-relays.ts'
 import { createTestDatabase } from '../support/postgres.ts'
+import { pooledPglite } from '../support/pglite-pool.ts'
 import { TEST_DATABASE_URL } from '../support/env.ts'
 
 /**
@@ -15,7 +16,7 @@ const sig = (n: number) => `0x${n.toString(16).padStart(130, '0')}`
 
 async function withDb(fn: (db: Db) => Promise<void>) {
   const pg = TEST_DATABASE_URL ? await createTestDatabase() : undefined
-  const db = await openDb(pg ? { url: pg.url } : {})
+  const db = pg ? await openDb({ url: pg.url }) : await pooledPglite()
   try {
     await fn(db)
   } finally {

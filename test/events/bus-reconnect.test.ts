@@ -11,7 +11,8 @@ import path from 'node:path'
 import { openStream } from '../support/sse.ts'
 import { releaseDevnet, testConfig, testDevnet } from '../support/harness.ts'
 import { createApp } from '../../src/app.ts'
-import { openDb, type Db } from '../../src/store/db.ts'
+import { type Db } from '../../src/store/db.ts'
+import { pooledPglite } from '../support/pglite-pool.ts'
 import { listEventsAfter } from '../../src/store/events.ts'
 import { publishEvent } from '../../src/events/publish-event.ts'
 
@@ -63,7 +64,7 @@ test('after a Redis outage the open streams of an instance get what they missed 
   const proxy = await switchableTcp({ host: redis.hostname, port: Number(redis.port || 6379) })
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-resync-'))
   // The app's database, counting the reads of missed events.
-  const db = await openDb({})
+  const db = await pooledPglite()
   let replays = 0
   const counted: Db = { ...db, query: (sql, params) => (/FROM events WHERE id >/.test(sql) && replays++, db.query(sql, params)) }
   const config = testConfig({ DATA_DIR: dataDir, RPC_URL: devnet.url, REDIS_URL: `redis://127.0.0.1:${proxy.port}`, REDIS_PREFIX: `t-${randomBytes(4).toString('hex')}` })

@@ -1,6 +1,7 @@
 import { test, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { openDb, type Db } from '../../src/store/db.ts'
+import { pooledPglite } from '../support/pglite-pool.ts'
 import { claimSubmission, getSubmission, listSteps, recordStep, markSettleAttempted } from '../../src/store/submissions.ts'
 import { createTestDatabase } from '../support/postgres.ts'
 import { TEST_DATABASE_URL } from '../support/env.ts'
@@ -10,7 +11,7 @@ import { TEST_DATABASE_URL } from '../support/env.ts'
  * all, so the status a client reads never runs ahead of (or behind) the steps it is shown.
  */
 const backends: Array<['pglite' | 'postgres', () => Promise<{ db: Db; drop(): Promise<void> }>]> = [
-  ['pglite', async () => ({ db: await openDb({}), drop: async () => {} })],
+  ['pglite', async () => ({ db: await pooledPglite(), drop: async () => {} })],
   [
     'postgres',
     async () => {

@@ -2,6 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { openDb, resetData, type Db } from '../../src/store/db.ts'
+import { pooledPglite } from '../support/pglite-pool.ts'
 import { insertPortrait, listBurnerTotals, listPortraits, rebuildReadModels } from '../../src/store/portraits.ts'
 import { createPortraitProjection, type PortraitProjection } from '../../src/store/portrait-projection.ts'
 import { createFreshness, type Freshness } from '../../src/cache/freshness.ts'
@@ -53,7 +54,7 @@ const action = fc.oneof(
 )
 
 test('after any sequence of mints and transfers, on either instance, both read models agree with the tables', async () => {
-  const db = await openDb({})
+  const db = await pooledPglite()
   try {
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 20 }), async (actions) => {
@@ -81,7 +82,7 @@ test('after any sequence of mints and transfers, on either instance, both read m
 })
 
 test('a bulk load nobody announced is seen once the models reload, or within their time to live', async () => {
-  const db = await openDb({})
+  const db = await pooledPglite()
   try {
     let now = 0
     const fresh = createFreshness(createMemoryBus())
@@ -139,7 +140,7 @@ test('a recording transaction that commits after a newer one is not lost (Postgr
 })
 
 test('a change is read from the store before readers see it: reads meanwhile do not wait, and reads after it query nothing', async () => {
-  const db = await openDb({})
+  const db = await pooledPglite()
   try {
     // The projection's own view of the store: counts its queries, and can hold them.
     let queries = 0
@@ -181,7 +182,7 @@ test('a change is read from the store before readers see it: reads meanwhile do 
 })
 
 test('a renewal the store holds up does not hold the write past its bound: the change becomes visible, and readers then wait for the data', async () => {
-  const db = await openDb({})
+  const db = await pooledPglite()
   try {
     let gate: Promise<void> | undefined
     const held = { query: async (sql: string, params?: unknown[]) => { if (gate) await gate; return db.query(sql, params) }, exec: (sql: string) => db.exec(sql) }

@@ -1,6 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { openDb, resetData } from '../../src/store/db.ts'
+import { resetData } from '../../src/store/db.ts'
+import { pooledPglite } from '../support/pglite-pool.ts'
 import { getPortraitTotals, insertPortrait, listBurnerTotals } from '../../src/store/portraits.ts'
 
 const E18 = 10n ** 18n
@@ -10,7 +11,7 @@ const portrait = (n: number, burner: string) => ({
 })
 
 test('the chadboard rows and the stats totals follow every recorded portrait, once, and survive a reset', async () => {
-  const db = await openDb({})
+  const db = await pooledPglite()
   try {
     const alice = '0x00000000000000000000000000000000000A11cE'
     const bob = '0x0000000000000000000000000000000000000B0b'

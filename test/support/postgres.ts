@@ -34,7 +34,7 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
  */
 export async function testBackend(database: 'pglite' | 'postgres' = process.env.TEST_BACKEND === 'postgres' ? 'postgres' : 'pglite') {
   const { openDb } = await import('../../src/store/db.ts')
-  if (database === 'pglite') return { database, env: {} as Record<string, string>, openDb: () => openDb({}), drop: async () => {} }
+  if (database === 'pglite') return { database, env: {} as Record<string, string>, openDb: async () => (await import('./pglite-pool.ts')).pooledPglite(), drop: async () => {} }
   const pg = await createTestDatabase()
   const redis = process.env.TEST_REDIS_URL
   const env: Record<string, string> = { DATABASE_URL: pg.url, ...(redis ? { REDIS_URL: redis, REDIS_PREFIX: `t-${randomBytes(4).toString('hex')}` } : {}) }
