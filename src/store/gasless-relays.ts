@@ -7,49 +7,22 @@ import { coalescePer } from '../util/coalesce.ts'
  * A relay is named by its sender key (`tx_key`), the idempotency key of its stored transaction.
  */
 
-/*
- * The statements a relay request makes before its transaction (the signature looked up, the
- * nonce claimed, the request recorded) are shared by the requests that arrive together: one
- * statement for a burst instead of one per request (on the embedded database, whose one
- * connection runs every statement in turn, a statement costs about a millisecond of CPU).
- * Each function still answers for its own request. Only for the service's database handle,
- * never inside a transaction (a run may outlive it).
- */
-
 /** The relay that first took this exact signature, if it was posted before. */
-export function findRelayBySignature(db: Queryable, burner: `0x${string}`, signature: string): Promise<string | undefined> {
-  return findRelaysBySignature(db, { burner, signature: signature.toLowerCase() })
-}
-
-const findRelaysBySignature = coalescePer(async (db: Queryable, items: Array<{ burner: string; signature: string }>) => {
-  const { rows } = await db.query<{ burner: string; sig: string; tx_key: string }>(
-    `SELECT DISTINCT ON (r.burner, lower(r.signature)) r.burner, lower(r.signature) AS sig, r.tx_key
-     FROM gasless_relays r JOIN unnest($1::text[], $2::text[]) AS q(burner, sig) ON r.burner = q.burner AND lower(r.signature) = q.sig
-     ORDER BY r.burner, lower(r.signature), r.created_at`,
-    [items.map((i) => i.burner), items.map((i) => i.signature)],
+export async function findRelayBySignature(db: Queryable, burner: `0x${string}`, signature: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ tx_key: string }>(
+    'SELECT tx_key FROM gasless_relays WHERE burner = $1 AND lower(signature) = lower($2) ORDER BY created_at LIMIT 1',
+    [burner, signature],
   )
-  const found = new Map(rows.map((r) => [`${r.burner}\n${r.sig}`, r.tx_key]))
-  return items.map((i) => found.get(`${i.burner}\n${i.signature}`))
-})
+  return rows[0]?.tx_key
+}
 
 /** Remembers a posted signature and the relay that answers it; the first one of (burner, nonce, deadline) stays. */
-export function recordRelayRequest(db: Queryable, r: { burner: `0x${string}`; nonce: bigint; signature: string; deadline: number; txKey: string }): Promise<void> {
-  return recordRelayRequests(db, r)
-}
-
-const recordRelayRequests = coalescePer(async (db: Queryable, items: Array<{ burner: `0x${string}`; nonce: bigint; signature: string; deadline: number; txKey: string }>) => {
-  // The first of each (burner, nonce, deadline) in call order, as separate statements would keep.
-  const firsts = new Map<string, (typeof items)[number]>()
-  for (const r of items) if (!firsts.has(`${r.burner}\n${r.nonce}\n${r.deadline}`)) firsts.set(`${r.burner}\n${r.nonce}\n${r.deadline}`, r)
-  const kept = [...firsts.values()]
+export async function recordRelayRequest(db: Queryable, r: { burner: `0x${string}`; nonce: bigint; signature: string; deadline: number; txKey: string }): Promise<void> {
   await db.query(
-    `INSERT INTO gasless_relays (burner, relayer_nonce, signature, deadline, tx_key)
-     SELECT * FROM unnest($1::text[], $2::numeric[], $3::text[], $4::bigint[], $5::text[])
-     ON CONFLICT (burner, relayer_nonce, deadline) DO NOTHING`,
-    [kept.map((r) => r.burner), kept.map((r) => r.nonce.toString()), kept.map((r) => r.signature), kept.map((r) => r.deadline), kept.map((r) => r.txKey)],
+    `INSERT INTO gasless_relays (burner, relayer_nonce, signature, deadline, tx_key) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (burner, relayer_nonce, deadline) DO NOTHING`,
+    [r.burner, r.nonce.toString(), r.signature, r.deadline, r.txKey],
   )
-  return items.map(() => undefined)
-})
+}
 
 /** The relays holding nonces below `nonce` for this burner, newest first, at most `limit`. */
 export async function listHeldNoncesBelow(db: Queryable, burner: `0x${string}`, nonce: bigint, limit: number): Promise<Array<{ nonce: bigint; txKey: string }>> {
@@ -63,7 +36,9 @@ export async function listHeldNoncesBelow(db: Queryable, burner: `0x${string}`, 
 /**
  * Takes (burner, nonce) for `txKey` if nobody holds it; true when taken. With `request`, the
  * posted signature is recorded for the relay in the same statement when the nonce is taken
- * (as recordRelayRequest would).
+ * (as recordRelayRequest would). Claims that arrive together share one statement (each still
+ * gets its own answer); only on the service's database handle, never inside a transaction
+ * (a run may outlive it).
  */
 export function claimNonce(db: Queryable, burner: `0x${string}`, nonce: bigint, txKey: string, request?: { signature: string; deadline: number }): Promise<boolean> {
   return claimNonces(db, { burner, nonce, txKey, request })

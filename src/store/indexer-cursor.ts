@@ -1,5 +1,4 @@
 import type { Queryable } from './db.ts'
-import { coalescePer } from '../util/coalesce.ts'
 
 /** The indexer's progress (`indexer_cursor`) and the recent block hashes it checks for reorgs (`indexed_blocks`). */
 
@@ -23,19 +22,12 @@ export async function saveCursor(db: Queryable, name: string, block: BlockRef): 
  * The newest block the shared database reflects: the indexer's cursor (whichever instance
  * indexes) or the block of this service's newest mined transaction. Undefined when empty.
  */
-export function newestKnownBlock(db: Queryable): Promise<bigint | undefined> {
-  return newestKnownBlockShared(db, undefined)
-}
-
-// Every write asks once it is done (read-your-writes): the writes that finish together share
-// one look, and one that finishes while a look runs waits for the next (it must see itself).
-const newestKnownBlockShared = coalescePer(async (db: Queryable, callers: undefined[]) => {
+export async function newestKnownBlock(db: Queryable): Promise<bigint | undefined> {
   const { rows } = await db.query<{ block: string | null }>(
     `SELECT greatest((SELECT max(block_number) FROM indexer_cursor), (SELECT max(block_number) FROM chain_txs WHERE status = 'mined')) AS block`,
   )
-  const block = rows[0]?.block != null ? BigInt(rows[0].block) : undefined
-  return callers.map(() => block)
-})
+  return rows[0]?.block != null ? BigInt(rows[0].block) : undefined
+}
 
 /** Stored block hashes, newest first. */
 export async function listIndexedBlocks(db: Queryable): Promise<BlockRef[]> {

@@ -2,10 +2,9 @@ import type { LocalAccount, TransactionReceipt } from 'viem'
 import type { Logger } from 'pino'
 import type { Chain } from '../clients.ts'
 import type { Db } from '../../store/db.ts'
-import { findChainTx, findChainTxs, listTxVersions, type ChainTxStatus, type StoredTx } from '../../store/chain-txs.ts'
+import { findChainTx, listTxVersions, type ChainTxStatus, type StoredTx } from '../../store/chain-txs.ts'
 import { rpcFailed } from '../upstream-error.ts'
 import { createBatchClient } from './batch-client.ts'
-import { coalesce } from '../../util/coalesce.ts'
 import { cachedFor } from '../../util/cached-for.ts'
 import { createSignAndStore, type SendRequest } from './sign-and-store.ts'
 import { createBroadcaster } from './broadcast.ts'
@@ -105,19 +104,13 @@ export function createTxSender(deps: TxSenderOptions): TxSender {
     options: { pollMs: options.pollMs, sweepMs: options.watchMs, stuckAfterMs: options.stuckAfterMs, resendMs: 2000 },
   })
 
-  // Requests that arrive together look their keys up in one statement.
-  const findStored = coalesce(async (keys: string[]) => {
-    const stored = new Map((await findChainTxs(db, keys)).map((tx) => [tx.idempotencyKey, tx]))
-    return keys.map((key) => stored.get(key))
-  })
-
   return {
     address: account.address,
     async sendAndWait(request, sendOptions = {}) {
       const timeoutMs = sendOptions.timeoutMs ?? defaultTimeoutMs
       // With the gas estimated by the caller there is no estimate to spare: the store's own
       // transaction finds a key stored before, so the look-up ahead of it is skipped.
-      const found = request.gas === undefined ? await findStored(request.key) : undefined
+      const found = request.gas === undefined ? await findChainTx(db, request.key) : undefined
       const { tx, created } = found
         ? { tx: found, created: false }
         : await signAndStore(request).catch(async (error) => {

@@ -87,6 +87,8 @@ export const relayGaslessBurn = defineOperation({
     }
     if (state.balance < BURN_TOTAL_WEI) throw new AppError('INSUFFICIENT_BALANCE', `The burner holds ${formatUnits(state.balance, 18)} tokens; 225,000 are needed.`)
     if (state.allowance < BURN_TOTAL_WEI) throw new AppError('INSUFFICIENT_BALANCE', 'The relayer is not approved for 225,000 tokens; send the approve transaction of GET /api/gasless/burn first.')
+    // A signature that recovers is always splittable; said here for the type, before anything is stored.
+    if (!data) throw new AppError('INVALID_SIGNATURE', 'The signature cannot be split into v, r and s.')
 
     // One relay per relayer nonce, whatever the deadline: signatures of the same nonce with
     // other deadlines (posted together or later) get the relay that holds the nonce, never a
@@ -97,7 +99,6 @@ export const relayGaslessBurn = defineOperation({
     if (!recorded) await recordRelayRequest(ctx.db, { burner, nonce, signature, deadline, txKey: holder })
     // The holder's stored transaction is found by its key (this data is used only if the holder
     // has not stored one yet, and then it relays the same nonce).
-    if (!data) throw new AppError('INVALID_SIGNATURE', 'The signature cannot be split into v, r and s.')
     return answer(ctx, await waitFor(ctx, { key: holder, to: ctx.chain.contracts.relayer, data, gas }))
   },
 })
