@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import type { DevnetInfo } from '../src/devnet/start-devnet.ts'
+import { readDevnetDeployment, type Deployment } from '../src/chain/deployment.ts'
+import { freePort } from '../test/support/free-port.ts'
+import { procStat } from './proc-stat.ts'
 
 export type DevnetProcess = {
   url: string
-  info: DevnetInfo
+  contracts: Deployment['contracts']
   /** CPU time the devnet process has used so far, in ms (Linux; undefined elsewhere). */
   cpuMs(): number | undefined
   close(): Promise<void>
@@ -29,18 +29,13 @@ export async function startDevnetProcess(): Promise<DevnetProcess> {
   const deadline = Date.now() + 120_000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the devnet exited with ${child.exitCode} before answering`)
-    const info = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'devnet_info', params: [] }),
-    })
-      .then(async (response) => ((await response.json()) as { result?: DevnetInfo }).result)
-      .catch(() => undefined)
-    if (info) {
+    // Not answering yet (or not yet deployed): look again.
+    const deployment = await readDevnetDeployment(url).catch(() => undefined)
+    if (deployment) {
       return {
         url,
-        info,
-        cpuMs: () => processCpuMs(child.pid!),
+        contracts: deployment.contracts,
+        cpuMs: () => procStat(`/proc/${child.pid}/stat`)?.cpuMs,
         async close() {
           if (child.exitCode === null) child.kill('SIGTERM')
           await exited
@@ -54,32 +49,3 @@ export async function startDevnetProcess(): Promise<DevnetProcess> {
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
 }
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-/** CPU time of this process's main thread (the event loop) so far, in ms (Linux). */
-export const mainThreadCpuMs = () => processCpuMs(process.pid, `/proc/self/task/${process.pid}/stat`)
-
-/** utime + stime of a process (or of one of its threads) from /proc, in ms. */
-function processCpuMs(pid: number, file = `/proc/${pid}/stat`): number | undefined {
-  try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const stat = readFileSync(file, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
-  } catch {
-    return undefined
-  }
-}
-
-/** USER_HZ: 100 on every Linux this runs on. */
-const CLOCK_TICKS = 100

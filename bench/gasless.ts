@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createPublicClient, createWalletClient, erc20Abi, http, isAddressEqual, maxUint256 } from 'viem'
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
-import { mainThreadCpuMs, startDevnetProcess } from './devnet-process.ts'
+import { startDevnetProcess } from './devnet-process.ts'
+import { mainThreadCpuMs } from './proc-stat.ts'
 import { loadConfig } from '../src/config/load.ts'
 import { createApp } from '../src/app.ts'
 import { createViemChain } from '../src/chain/clients.ts'
@@ -53,16 +54,16 @@ export async function benchGasless(count = 100, sequential = 20): Promise<BenchR
   const url = await app.listen()
   await app.ctx.indexer.stop()
   try {
-    const chain = createViemChain(devnet.url, 'https://x', devnet.info.contracts.multicall3)
+    const chain = createViemChain(devnet.url, 'https://x', devnet.contracts.multicall3)
     const deployer = createWalletClient({ chain, transport: http(devnet.url), account: testAccount(0).account })
     // Fresh burners: each gets tokens and a little ETH from the deployer, and approves the relayer.
     const prepare = async (n: number) => {
       const burners = Array.from({ length: n }, () => privateKeyToAccount(generatePrivateKey()))
       for (const burner of burners) {
-        await deployer.writeContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'transfer', args: [burner.address, 225_000n * 10n ** 18n] })
+        await deployer.writeContract({ address: devnet.contracts.token, abi: erc20Abi, functionName: 'transfer', args: [burner.address, 225_000n * 10n ** 18n] })
         await deployer.sendTransaction({ to: burner.address, value: 10n ** 16n })
         const wallet = createWalletClient({ chain, transport: http(devnet.url), account: burner })
-        await wallet.writeContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'approve', args: [devnet.info.contracts.relayer, maxUint256] })
+        await wallet.writeContract({ address: devnet.contracts.token, abi: erc20Abi, functionName: 'approve', args: [devnet.contracts.relayer, maxUint256] })
       }
       const bodies = await Promise.all(
         burners.map(async (burner) => {
@@ -94,9 +95,9 @@ export async function benchGasless(count = 100, sequential = 20): Promise<BenchR
       // relay transaction, and each burner's relayer nonce (advanced only by a successful relay).
       const hashes = [...new Set(burst.results.filter((r) => r.status === 200).map((r) => r.body.txHash as `0x${string}`))]
       const receipts = await Promise.all(hashes.map((hash) => reader.getTransactionReceipt({ hash }).catch(() => undefined)))
-      const ok = receipts.filter((r) => r?.status === 'success' && r.to && isAddressEqual(r.to, devnet.info.contracts.relayer))
+      const ok = receipts.filter((r) => r?.status === 'success' && r.to && isAddressEqual(r.to, devnet.contracts.relayer))
       const burned = (
-        await Promise.all(burners.map((b) => reader.readContract({ address: devnet.info.contracts.relayer, abi: relayerAbi, functionName: 'nonces', args: [b.address] })))
+        await Promise.all(burners.map((b) => reader.readContract({ address: devnet.contracts.relayer, abi: relayerAbi, functionName: 'nonces', args: [b.address] })))
       ).filter((nonce) => nonce === 1n).length
       const times = burst.results.map((r) => r.ms).sort((x, y) => x - y)
       rounds.push({

@@ -16,6 +16,7 @@ import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createInterface } from 'node:readline'
+import { procStat } from './proc-stat.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const arg = (name: string, fallback: string) => {
@@ -40,18 +41,13 @@ const load = () => loadavg().map((l) => l.toFixed(2)).join(' ')
  */
 function groupCpuMs(pgid: number): number | undefined {
   try {
-    let ticks = 0
+    let ms = 0
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-        if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12])
-      } catch {
-        // gone meanwhile
-      }
+      const stat = procStat(`/proc/${entry}/stat`) // undefined: gone meanwhile
+      if (stat?.pgid === pgid) ms += stat.cpuMs
     }
-    return ticks * 10 // USER_HZ is 100 on Linux
+    return ms
   } catch {
     return undefined
   }

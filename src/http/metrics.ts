@@ -13,10 +13,10 @@ export type Metrics = {
   rateLimited(limitClass: string, scope: 'ip' | 'wallet'): void
 }
 
-/** Latency buckets, in seconds: cached reads answer in about a millisecond, a looksmaxx in seconds. */
 /** Route patterns times statuses: bounded by the routes; the bound only guards against a bug. */
 const MAX_SERIES = 10_000
 
+/** Latency buckets, in seconds: cached reads answer in about a millisecond, a looksmaxx in seconds. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 90]
 
 /**

@@ -1,19 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
 import { createInterface } from 'node:readline'
 import path from 'node:path'
 import { build, distDir } from '../../scripts/build.ts'
+import { freePort } from './free-port.ts'
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-    server.on('error', reject)
-  })
-}
+export { freePort }
 
 /**
  * The compiled entry (dist/main.js), built when src/ changed since the last build: a child
