@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client'
+import { registerRequestMetrics } from './request-metrics.ts'
 import type { Context } from '../context.ts'
 import { countSubmissionsByStatus, senderStats } from '../store/ops-stats.ts'
 import { sharedInFlight } from '../util/cached-for.ts'
@@ -32,19 +33,7 @@ export function createMetrics(ctx: Context): Metrics {
   const submissionsByStatus = sharedInFlight(() => countSubmissionsByStatus(ctx.db))
   const senders = sharedInFlight(() => senderStats(ctx.db))
 
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [registry],
-  })
-  const latency = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from request to response, by method and route pattern.',
-    labelNames: ['method', 'route'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  })
+  const requests = registerRequestMetrics(registry, { buckets: LATENCY_BUCKETS, maxSeries: MAX_SERIES })
   const streams = new Gauge({ name: 'sse_clients', help: 'Event-stream clients connected to this instance.', registers: [registry] })
   const limited = new Counter({
     name: 'rate_limited_total',
@@ -133,23 +122,9 @@ export function createMetrics(ctx: Context): Metrics {
     },
   })
 
-  const seriesOf = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>()
-
   return {
     registry,
-    observeRequest(method, route, status, seconds) {
-      // The labelled series of each route and status, looked up once: prom-client validates
-      // and hashes a label object on every call, a few µs on a read answered in tens.
-      const key = `${method} ${route} ${status}`
-      let series = seriesOf.get(key)
-      if (!series) {
-        if (seriesOf.size >= MAX_SERIES) seriesOf.clear()
-        series = { count: requests.labels({ method, route, status: String(status) }), time: latency.labels({ method, route }) }
-        seriesOf.set(key, series)
-      }
-      series.count.inc()
-      series.time.observe(seconds)
-    },
+    observeRequest: (method, route, status, seconds) => requests.observe(method, route, status, seconds),
     streamOpened: () => streams.inc(),
     streamClosed: () => streams.dec(),
     rateLimited: (limitClass, scope) => limited.inc({ class: limitClass, scope }),

@@ -115,7 +115,8 @@ export function createReceiptWatcher(deps: {
 
   async function refreshFromStore(): Promise<void> {
     const open = await listOpenTxs(db, address)
-    const versions = await listTxVersions(db, open.map((tx) => tx.idempotencyKey))
+    // Nothing open (the usual sweep of an idle key): no second statement.
+    const versions = open.length > 0 ? await listTxVersions(db, open.map((tx) => tx.idempotencyKey)) : new Map<string, TxVersions>()
     const now = Date.now()
     const keys = new Set<string>()
     for (const tx of open) {

@@ -1,0 +1,51 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import fc from 'fast-check'
+import { Counter, Histogram, Registry } from 'prom-client'
+import { registerRequestMetrics } from '../../src/http/request-metrics.ts'
+
+const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 90]
+
+// The request path keeps its own counts; a scrape must read exactly what prom-client's own
+// Counter and Histogram would have written for the same requests.
+test('request metrics scrape exactly as prom-client would write the same requests', async () => {
+  const request = fc.record({
+    method: fc.constantFrom('GET', 'POST'),
+    route: fc.constantFrom('/api/gallery', '/api/metadata/:tokenId', 'unmatched', '/api/quote'),
+    status: fc.constantFrom(200, 304, 400, 402, 404, 429, 500),
+    // Every bucket, the bounds themselves and past the last one.
+    seconds: fc.oneof(fc.double({ min: 0, max: 120, noNaN: true }), fc.constantFrom(...BUCKETS)),
+  })
+  await fc.assert(
+    fc.asyncProperty(fc.array(request, { maxLength: 200 }), async (requests) => {
+      const ours = new Registry()
+      const metrics = registerRequestMetrics(ours, { buckets: BUCKETS, maxSeries: 10_000 })
+      const theirs = new Registry()
+      const counter = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route pattern and status.', labelNames: ['method', 'route', 'status'], registers: [theirs] })
+      const histogram = new Histogram({ name: 'http_request_duration_seconds', help: 'Time from request to response, by method and route pattern.', labelNames: ['method', 'route'], buckets: BUCKETS, registers: [theirs] })
+      for (const r of requests) {
+        metrics.observe(r.method, r.route, r.status, r.seconds)
+        counter.inc({ method: r.method, route: r.route, status: String(r.status) })
+        histogram.observe({ method: r.method, route: r.route }, r.seconds)
+      }
+      assert.equal(await ours.metrics(), await theirs.metrics())
+      // As a JSON consumer reads them (prom-client leaves `exemplar: undefined` on sums and counts).
+      const json = async (registry: Registry) => JSON.parse(JSON.stringify(await registry.getMetricsAsJSON()))
+      assert.deepEqual(await json(ours), await json(theirs))
+    }),
+    { numRuns: 100 },
+  )
+})
+
+test('request metrics start again from zero when the registry is reset', async () => {
+  const registry = new Registry()
+  const metrics = registerRequestMetrics(registry, { buckets: BUCKETS, maxSeries: 10_000 })
+  metrics.observe('GET', '/api/stats', 200, 0.002)
+  assert.match(await registry.metrics(), /^http_requests_total\{method="GET",route="\/api\/stats",status="200"\} 1$/m)
+  registry.resetMetrics()
+  metrics.observe('GET', '/api/stats', 200, 0.002)
+  const text = await registry.metrics()
+  assert.match(text, /^http_requests_total\{method="GET",route="\/api\/stats",status="200"\} 1$/m)
+  assert.match(text, /^http_request_duration_seconds_bucket\{le="0\.0025",method="GET",route="\/api\/stats"\} 1$/m)
+  assert.match(text, /^http_request_duration_seconds_bucket\{le="0\.001",method="GET",route="\/api\/stats"\} 0$/m)
+})
