@@ -23,8 +23,8 @@ let nextTokenId = 10_000
 
 /**
  * Ten burns a second arriving while the load runs, as the pipeline records them: a portrait
- * (its chadboard row and the totals in the same transaction), then the invalidation of every
- * read it changes.
+ * (its chadboard row and the totals in the same transaction), told to the read models, then the
+ * invalidation of every read it changes.
  */
 function startBurns(app: Awaited<ReturnType<typeof createApp>>, burners: `0x${string}`[]): () => Promise<void> {
   let running = Promise.resolve()
@@ -32,13 +32,14 @@ function startBurns(app: Awaited<ReturnType<typeof createApp>>, burners: `0x${st
     const n = nextTokenId++
     running = running.then(async () => {
       const hash = () => `0x${randomBytes(32).toString('hex')}` as `0x${string}`
-      await app.ctx.db.transaction((tx) =>
+      const recorded = await app.ctx.db.transaction((tx) =>
         insertPortrait(tx, {
           tokenId: BigInt(n), burner: burners[n % burners.length]!, burnTxHash: hash(), devTxHash: hash(),
           burnAmountWei: 225_000n * 10n ** 18n, deadAmountWei: 112_500n * 10n ** 18n, imageCid: `bafkreiburn${n}`, metadataCid: `bafkreimeta${n}`,
           mintTxHash: hash(), source: 'x402-agent',
         }),
       )
+      if (recorded) app.ctx.readModels.portraits.recorded(recorded)
       await app.ctx.fresh.changed(['portraits', 'token'])
     })
   }, 100)

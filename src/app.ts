@@ -138,6 +138,9 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     ? await (await import('./adapters/bus/redis.ts')).createRedisBus(config.REDIS_URL, config.REDIS_PREFIX, warn)
     : createMemoryBus()
   const fresh = createFreshness(bus, log)
+  // Not the response cache (CACHE_TTL_SECONDS does not apply): the gallery's and chadboard's
+  // read models. Their time to live bounds only writes nobody announces.
+  const portraits = createPortraitProjection(db, fresh, { boardSize: BOARD_SIZE, ttlMs: READ_MODEL_TTL_MS })
   const deps: PipelineDeps = {
     db,
     chain,
@@ -147,6 +150,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     minter,
     bus,
     fresh,
+    portraits,
     log,
     baseUrl: () => baseUrl,
     retry: { baseMs: config.RETRY_BASE_MS, maxMs: config.RETRY_MAX_MS },
@@ -181,9 +185,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     cache: createResponseCache(),
     fresh,
     profiles: createProfileCache(chain, fresh, PROFILE_TTL_MS),
-    // Not the response cache (CACHE_TTL_SECONDS does not apply): the gallery's and chadboard's
-    // read models. Their time to live bounds only writes nobody announces.
-    readModels: { portraits: createPortraitProjection(db, fresh, { boardSize: BOARD_SIZE, ttlMs: READ_MODEL_TTL_MS }) },
+    readModels: { portraits },
     operations: options.operations ?? registry,
     bus,
     pipeline: { deps, facilitator, worker, owner: worker.owner, leaseMs },

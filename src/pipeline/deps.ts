@@ -7,6 +7,7 @@ import type { ImageGenerator } from '../adapters/image/port.ts'
 import type { IpfsPinner } from '../adapters/ipfs/port.ts'
 import type { EventBus } from '../adapters/bus/port.ts'
 import type { Freshness } from '../cache/freshness.ts'
+import type { PortraitProjection } from '../store/portrait-projection.ts'
 
 /** Test-only crash points: the process kills itself there when FAULT_CRASH_AT names one. */
 export type FaultPoint = 'before_settlement' | 'after_settlement' | 'after_mint_broadcast'
@@ -20,6 +21,8 @@ export type PipelineDeps = {
   minter: TxSender
   bus: EventBus
   fresh: Freshness
+  /** The gallery's and chadboard's read models, told what a mint recorded (they renew without reading it back). */
+  portraits: Pick<PortraitProjection, 'recorded'>
   log: Logger
   baseUrl(): string
   retry: { baseMs: number; maxMs: number }

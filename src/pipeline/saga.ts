@@ -66,7 +66,7 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
           // The burn and stats events are stored in the transaction that records the mint (an
           // outbox): a crash after it cannot lose them; they are fanned out once committed.
           const recorded = await deps.db.transaction(async (tx) => {
-            await insertPortrait(tx, {
+            const portrait = await insertPortrait(tx, {
               tokenId,
               burner: current.burner,
               burnTxHash: current.burnTxHash,
@@ -84,12 +84,15 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
               await insertEvent(tx, 'burn', burn, burnEventKey(tokenId)),
               await insertEvent(tx, 'stats', { totalBurns: (await getPortraitTotals(tx)).portraits }),
             ]
-            return { minted, events }
+            return { minted, events, portrait }
           })
           submission = recorded.minted
           deps.log.info({ submission: submission.id, burnTxHash: submission.burnTxHash, step: 'minted', tokenId: tokenId.toString(), mintTxHash, to: submission.burner }, `looksmaxx: NFT #${tokenId} minted to ${submission.burner}`)
           // Reads renew what the mint changed (gallery, boards, stats, balances) on every
           // instance, before the stream or the waiting request hears of it.
+          // Recorded now (not by a retry after a crash, nor by another worker): the read
+          // models take its rows as they are.
+          if (recorded.portrait) deps.portraits.recorded(recorded.portrait)
           await deps.fresh.changed(['portraits', 'token'], blockNumber)
           for (const event of recorded.events) {
             if (event) await deps.bus.publish(event).catch((error) => deps.log.warn({ err: error }, 'could not fan out an event'))

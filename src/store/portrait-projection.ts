@@ -1,6 +1,6 @@
 import type { Queryable } from './db.ts'
 import type { Freshness } from '../cache/freshness.ts'
-import type { BurnerTotals, GalleryRow } from './portraits.ts'
+import { BOARD_COLUMNS, PORTRAIT_COLUMNS, type BurnerTotals, type GalleryRow, type RecordedPortrait } from './portraits.ts'
 
 /** A gallery row and where it sorts: minted_at in microseconds (the database's precision). */
 export type HeldPortrait = GalleryRow & { atUs: bigint }
@@ -26,6 +26,13 @@ export type PortraitProjection = {
   board(): Promise<HeldBoardRow[]>
   /** Forgets everything held: the next read loads it again (after a bulk load or a restore). */
   reload(): void
+  /**
+   * A recording of this process committed: what it wrote, told to the models before the change
+   * is announced (`fresh.changed`), so that the renewal the announcement starts can take these
+   * rows instead of reading them back. Taken only when every change announced since the last
+   * renewal is one of these and the counts agree; anything else is read from the store.
+   */
+  recorded(recording: RecordedPortrait): void
 }
 
 /**
@@ -38,8 +45,6 @@ export const OVERLAP_SECONDS = 10
 /** Most new portraits one incremental read takes; more than that is a full reload. */
 const CATCH_UP_LIMIT = 1000
 
-const PORTRAIT_COLUMNS = `token_id, burner, burn_tx_hash, image_cid, burn_amount_wei, minted_at, (extract(epoch FROM minted_at) * 1000000)::bigint::text AS at_us`
-const BOARD_COLUMNS = `burner, portraits, burned_wei::text AS burned_wei, (extract(epoch FROM latest_at) * 1000000)::bigint::text AS latest_us, images`
 
 type Version = { portraits: number; block: bigint }
 
@@ -55,6 +60,8 @@ export function createPortraitProjection(db: Queryable, fresh: Freshness, option
   let synced: Version = { portraits: -1, block: -1n }
   let syncedAt = 0
   let running: { version: Version; done: Promise<void> } | undefined
+  /** Recordings of this process told since the last renewal started (bounded: more is read). */
+  let told: RecordedPortrait[] = []
 
   /** What readers are promised: every change made visible so far. */
   const visible = (): Version => ({ portraits: Number(fresh.stamp(PORTRAITS)), block: fresh.block() })
@@ -113,6 +120,28 @@ export function createPortraitProjection(db: Queryable, fresh: Freshness, option
     board = mergeBoard(board, changed.rows.map(toBoardRow), options.boardSize)
   }
 
+  /**
+   * Applies what this process's own recordings wrote, when they are everything announced since
+   * `synced` (one announcement per recording: nothing from the bus, the indexer or a time to
+   * live in between) and each one is the next portrait the count expects. True: the models are
+   * as new as `version` without a read. False: the caller reads; whatever was applied is held
+   * rows the read would have brought too (committed before the read starts).
+   */
+  function applyTold(recordings: RecordedPortrait[], version: Version): boolean {
+    if (recordings.length === 0 || version.portraits - synced.portraits !== recordings.length) return false
+    if (clock() - syncedAt >= options.ttlMs) return false
+    for (const recording of [...recordings].sort((a, b) => a.total - b.total)) {
+      const p = toPortrait(recording.portrait)
+      // Already held: a read that started after its commit brought it, and its board row.
+      if (byToken.has(p.tokenId)) continue
+      if (portraits.length + 1 !== recording.total) return false
+      portraits.splice(insertionIndex(portraits, p), 0, p)
+      byToken.set(p.tokenId, p)
+      board = mergeBoard(board, [toBoardRow(recording.board)], options.boardSize)
+    }
+    return true
+  }
+
   /** Brings the models up to `want`: one read at a time, shared by every reader waiting. */
   async function current(want: Version = visible()): Promise<void> {
     for (;;) {
@@ -124,7 +153,10 @@ export function createPortraitProjection(db: Queryable, fresh: Freshness, option
       }
       const version = announced()
       const startedAt = clock()
-      const done = (loaded ? catchUp() : loadAll())
+      // The recordings told so far were committed before now: this run covers them either way.
+      const recordings = told
+      told = []
+      const done = (loaded && applyTold(recordings, version) ? Promise.resolve() : loaded ? catchUp() : loadAll())
         .then(() => {
           synced = version
           syncedAt = startedAt
@@ -151,6 +183,11 @@ export function createPortraitProjection(db: Queryable, fresh: Freshness, option
     },
     reload() {
       loaded = false
+    },
+    recorded(recording) {
+      // Nothing held yet: the first read loads everything anyway.
+      if (!loaded || told.length >= CATCH_UP_LIMIT) return
+      told.push(recording)
     },
   }
 }

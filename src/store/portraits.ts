@@ -25,34 +25,53 @@ export async function countPortraits(db: Queryable): Promise<number> {
  * updates the read models in the same transaction (pass a transaction): its burner's
  * chadboard row and the totals of the stats.
  */
-export async function insertPortrait(db: Queryable, p: Omit<PortraitRecord, 'mintedAt'>): Promise<void> {
+/** Columns of a gallery row as the read models take it (minted_at also in microseconds: its sort key). */
+export const PORTRAIT_COLUMNS = `token_id, burner, burn_tx_hash, image_cid, burn_amount_wei, minted_at, (extract(epoch FROM minted_at) * 1000000)::bigint::text AS at_us`
+/** Columns of a chadboard row as the read models take it. */
+export const BOARD_COLUMNS = `burner, portraits, burned_wei::text AS burned_wei, (extract(epoch FROM latest_at) * 1000000)::bigint::text AS latest_us, images`
+
+/**
+ * What a recording wrote, as the read models would read it back: the portrait, its burner's
+ * chadboard row, and the number of portraits counting it (the totals row, updated in the same
+ * statement, orders recordings, so the count is exact as of this one).
+ */
+export type RecordedPortrait = { portrait: Record<string, any>; board: Record<string, any>; total: number }
+
+export async function insertPortrait(db: Queryable, p: Omit<PortraitRecord, 'mintedAt'>): Promise<RecordedPortrait | undefined> {
   // The portrait and the totals in one statement (the totals only when the portrait is new).
   // The totals row also orders concurrent recordings: a second one waits here until the first
   // commits, so the burner's row below, read by the next statement (a new snapshot), includes it.
-  const { rowCount } = await db.query(
+  const { rows } = await db.query(
     `WITH recorded AS (
        INSERT INTO portraits (token_id, burner, burn_tx_hash, dev_tx_hash, burn_amount_wei, dead_amount_wei, image_cid, metadata_cid, mint_tx_hash, source)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING RETURNING 1
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING RETURNING ${PORTRAIT_COLUMNS}
+     ), totals AS (
+       INSERT INTO portrait_totals (id, portraits, beyond_dead_wei) SELECT true, 1, $11::numeric FROM recorded
+       ON CONFLICT (id) DO UPDATE SET portraits = portrait_totals.portraits + 1, beyond_dead_wei = portrait_totals.beyond_dead_wei + EXCLUDED.beyond_dead_wei
+       RETURNING portraits
      )
-     INSERT INTO portrait_totals (id, portraits, beyond_dead_wei) SELECT true, 1, $11::numeric FROM recorded
-     ON CONFLICT (id) DO UPDATE SET portraits = portrait_totals.portraits + 1, beyond_dead_wei = portrait_totals.beyond_dead_wei + EXCLUDED.beyond_dead_wei`,
+     SELECT recorded.*, totals.portraits::text AS total FROM recorded, totals`,
     [
       p.tokenId.toString(), p.burner, p.burnTxHash, p.devTxHash, p.burnAmountWei.toString(), p.deadAmountWei.toString(), p.imageCid, p.metadataCid, p.mintTxHash, p.source,
       (p.burnAmountWei - p.deadAmountWei).toString(),
     ],
   )
-  if (rowCount === 0) return
+  const recorded = rows[0]
+  if (!recorded) return undefined
   // The burner's row, rewritten from its own portraits (an indexed read of at most 12 rows and
   // one aggregate), so it is exact however often it is rewritten.
-  await db.query(
+  const board = await db.query(
     `INSERT INTO burner_boards (burner, portraits, burned_wei, latest_at, images)
      SELECT $1, count(*), sum(burn_amount_wei), max(minted_at),
        coalesce((SELECT jsonb_agg(jsonb_build_object('imageCid', r.image_cid, 'timestamp', to_char(r.minted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'burnTxHash', r.burn_tx_hash) ORDER BY r.minted_at DESC, r.token_id DESC)
                  FROM (SELECT image_cid, minted_at, burn_tx_hash, token_id FROM portraits WHERE burner = $1 ORDER BY minted_at DESC, token_id DESC LIMIT $2) r), '[]'::jsonb)
      FROM portraits WHERE burner = $1
-     ON CONFLICT (burner) DO UPDATE SET portraits = EXCLUDED.portraits, burned_wei = EXCLUDED.burned_wei, latest_at = EXCLUDED.latest_at, images = EXCLUDED.images`,
+     ON CONFLICT (burner) DO UPDATE SET portraits = EXCLUDED.portraits, burned_wei = EXCLUDED.burned_wei, latest_at = EXCLUDED.latest_at, images = EXCLUDED.images
+     RETURNING ${BOARD_COLUMNS}`,
     [p.burner, BOARD_IMAGES],
   )
+  const { total, ...portrait } = recorded
+  return { portrait, board: board.rows[0]!, total: Number(total) }
 }
 
 /** Images kept per burner on the chadboard. */
