@@ -8,6 +8,7 @@ export type RequestMetrics = {
 type Labels = Record<string, string>
 type CountSeries = { labels: Labels; n: number }
 type LatencySeries = { labels: Labels; buckets: number[]; sum: number; count: number }
+type RouteSeries = { time: LatencySeries; byStatus: Map<number, CountSeries> }
 
 /**
  * `http_requests_total` and `http_request_duration_seconds`, counted in plain numbers on the
@@ -19,8 +20,15 @@ type LatencySeries = { labels: Labels; buckets: number[]; sum: number; count: nu
  */
 export function registerRequestMetrics(registry: Registry, options: { buckets: number[]; maxSeries: number }): RequestMetrics {
   const { buckets, maxSeries } = options
-  const counts = new Map<string, CountSeries>()
-  const latency = new Map<string, LatencySeries>()
+  // Method -> route pattern -> the route's latency and its counts by status: no key string is
+  // built per request. A reset empties everything (the registry's resetMetrics resets both).
+  let routes = new Map<string, Map<string, RouteSeries>>()
+  let series = 0
+  const reset = () => {
+    routes = new Map()
+    series = 0
+  }
+  const all = () => [...routes.values()].flatMap((byRoute) => [...byRoute.values()])
 
   const counter = {
     name: 'http_requests_total',
@@ -28,9 +36,10 @@ export function registerRequestMetrics(registry: Registry, options: { buckets: n
     type: 'counter',
     aggregator: 'sum',
     async get() {
-      return { name: counter.name, help: counter.help, type: counter.type, aggregator: counter.aggregator, values: [...counts.values()].map((s) => ({ labels: s.labels, value: s.n })) }
+      const values = all().flatMap((r) => [...r.byStatus.values()].map((s) => ({ labels: s.labels, value: s.n })))
+      return { name: counter.name, help: counter.help, type: counter.type, aggregator: counter.aggregator, values }
     },
-    reset: () => counts.clear(),
+    reset,
   }
   const histogram = {
     name: 'http_request_duration_seconds',
@@ -39,7 +48,7 @@ export function registerRequestMetrics(registry: Registry, options: { buckets: n
     aggregator: 'sum',
     async get() {
       const values: Array<{ labels: Record<string, string | number>; value: number; metricName: string; exemplar?: null }> = []
-      for (const s of latency.values()) {
+      for (const { time: s } of all()) {
         // Cumulative, as Prometheus reads buckets; `le` first, as prom-client writes it.
         let below = 0
         buckets.forEach((bound, i) => {
@@ -52,32 +61,37 @@ export function registerRequestMetrics(registry: Registry, options: { buckets: n
       }
       return { name: histogram.name, help: histogram.help, type: histogram.type, aggregator: histogram.aggregator, values }
     },
-    reset: () => latency.clear(),
+    reset,
   }
   registry.registerMetric(counter as unknown as Metric)
   registry.registerMetric(histogram as unknown as Metric)
 
   return {
     observe(method, route, status, seconds) {
-      const countKey = `${method} ${route} ${status}`
-      let count = counts.get(countKey)
-      if (!count) {
+      let byRoute = routes.get(method)
+      if (!byRoute) routes.set(method, (byRoute = new Map()))
+      let entry = byRoute.get(route)
+      if (!entry) {
         // The bound only guards against a bug (series are route patterns times statuses).
-        if (counts.size >= maxSeries) counts.clear()
+        if (series >= maxSeries) return reset()
+        entry = { time: { labels: { method, route }, buckets: buckets.map(() => 0), sum: 0, count: 0 }, byStatus: new Map() }
+        byRoute.set(route, entry)
+      }
+      let count = entry.byStatus.get(status)
+      if (!count) {
+        if (++series >= maxSeries) return reset()
         count = { labels: { method, route, status: String(status) }, n: 0 }
-        counts.set(countKey, count)
+        entry.byStatus.set(status, count)
       }
       count.n++
-      const timeKey = `${method} ${route}`
-      let time = latency.get(timeKey)
-      if (!time) {
-        if (latency.size >= maxSeries) latency.clear()
-        time = { labels: { method, route }, buckets: buckets.map(() => 0), sum: 0, count: 0 }
-        latency.set(timeKey, time)
-      }
+      const time = entry.time
       // Past the last bound: counted in +Inf only (count), as prom-client does.
-      const i = buckets.findIndex((bound) => seconds <= bound)
-      if (i >= 0) time.buckets[i]!++
+      for (let i = 0; i < buckets.length; i++) {
+        if (seconds <= buckets[i]!) {
+          time.buckets[i]!++
+          break
+        }
+      }
       time.sum += seconds
       time.count++
     },

