@@ -61,8 +61,12 @@ async function withCpu<T extends { requestsPerSec: number }>(run: () => Promise<
   return { ...result, cpuUs: Math.round((used.user + used.system) / Math.max(1, result.requestsPerSec * seconds)) }
 }
 
-/** Turns of bare route and service per route and mode (odd: the median is one of them). */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+/**
+ * Turns of bare route and service per route and mode (odd: the median is one of them). Seven:
+ * single rounds on the shared 2-core VM range from 0.5 to 1.2 of their baseline, and the median
+ * of three moved by ±0.1 between runs of the same code.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7)
 
 /** The target of each mode, as a ratio to the bare route (issue 10; cache on: as http-reads). */
 const TARGETS: Record<string, number> = { 'cache on': 0.6, 'cache on, 10 burns/s': 0.8, 'cache off': 0.5 }
@@ -122,17 +126,22 @@ export async function benchReadSide(seconds = 8, env: Record<string, string> = {
       }
       for (const route of routes) {
         // The machine's throughput drifts within a minute (a shared VM): the bare route and the
-        // service take turns, ROUNDS times, each round's ratio taken against the bare run right
-        // before it, and the median round is reported. One long run of each drifted apart by
+        // service take turns, ROUNDS times, each round's ratio taken against the bare runs right
+        // before and after it, and the median round is reported. One long run of each drifted apart by
         // more than the effects measured (bench/README.md, read-side, session 5).
         const bytes = Buffer.from(await (await fetch(`${url}${route}`)).arrayBuffer())
         const slice = Math.max(2, Math.round(seconds / ROUNDS))
         const rounds: Array<{ bare: Awaited<ReturnType<typeof runBaseline>> & { cpuUs: number }; service: Awaited<ReturnType<typeof runLoad>> & { cpuUs: number }; ratio: number }> = []
+        // Each service run sits between two bare runs and is compared with their mean: a drift
+        // of the machine during the round moves both sides of the ratio alike.
+        let before = await withCpu(() => runBaseline(bytes, slice), slice)
         for (let round = 0; round < ROUNDS; round++) {
-          const bare = await withCpu(() => runBaseline(bytes, slice), slice)
           const stopBurns = mode.burns ? startBurns(app, burners) : undefined
           const service = await withCpu(() => runLoad(`${url}${route}`, { seconds: slice }).finally(() => stopBurns?.()), slice)
+          const after = await withCpu(() => runBaseline(bytes, slice), slice)
+          const bare = { ...before, requestsPerSec: Math.round((before.requestsPerSec + after.requestsPerSec) / 2), cpuUs: Math.round((before.cpuUs + after.cpuUs) / 2) }
           rounds.push({ bare, service, ratio: service.requestsPerSec / bare.requestsPerSec })
+          before = after
         }
         const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(ROUNDS / 2)]!
         rows.push({
@@ -166,7 +175,7 @@ function headlinesOf(rows: Array<Record<string, string | number>>, database: str
     return {
       name: `read-side (${mode})`,
       figure: `${of.map((r) => `${short(r.route)} ${r['req/s (rounds)']} req/s`).join('; ')} (${ROUNDS} rounds); 10,000 portraits, ${database}`,
-      baseline: `bare Fastify, same bytes, the run before each: ${of.map((r) => r['bare req/s (rounds)']).join(' / ')} req/s`,
+      baseline: `bare Fastify, same bytes, mean of the runs before and after each: ${of.map((r) => r['bare req/s (rounds)']).join(' / ')} req/s`,
       ratio: `${of.map((r) => r['ratio to bare']).join(' / ')} (median round)`,
       target: `≥ ${target.toFixed(2)} of the baseline`,
       met: misses.length === 0 ? 'yes' : misses.length === of.length ? 'no' : `no (${misses.join(', ')})`,

@@ -58,15 +58,18 @@ export async function runBaseline(bytes: Buffer, seconds: number): Promise<LoadR
 
 export const ratio = (result: LoadResult, base: LoadResult) => (result.requestsPerSec / base.requestsPerSec).toFixed(2)
 
-/** Posts `bodies` to `url` all at once from a child process: each answer with its time in ms, and the whole burst's. */
-export async function postBurst(url: string, bodies: unknown[]): Promise<{ results: Array<{ status: number; ms: number; body: any }>; totalMs: number }> {
+/**
+ * Posts `bodies` to `url` from a child process, all at once or one every `intervalMs`: each
+ * answer with its time in ms, and the whole burst's.
+ */
+export async function postBurst(url: string, bodies: unknown[], intervalMs = 0): Promise<{ results: Array<{ status: number; ms: number; body: any }>; totalMs: number }> {
   if (!new URL(url).hostname.startsWith('127.')) throw new Error('bursts go only to 127.0.0.1')
   const entry = new URL('./burst-client.ts', import.meta.url).pathname
   const child = spawn(process.execPath, ['--import', 'tsx', entry], { stdio: ['pipe', 'pipe', 'inherit'] })
   let out = ''
   child.stdout.on('data', (chunk) => (out += chunk))
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
-  child.stdin.end(JSON.stringify({ url, bodies }))
+  child.stdin.end(JSON.stringify({ url, bodies, intervalMs }))
   const code = await exited
   if (code !== 0) throw new Error(`the burst client exited with ${code}`)
   return JSON.parse(out)
