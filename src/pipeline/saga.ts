@@ -88,11 +88,11 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
           })
           submission = recorded.minted
           deps.log.info({ submission: submission.id, burnTxHash: submission.burnTxHash, step: 'minted', tokenId: tokenId.toString(), mintTxHash, to: submission.burner }, `looksmaxx: NFT #${tokenId} minted to ${submission.burner}`)
+          // Recorded by this run (not before a crash, nor by another worker): the read models
+          // take its rows as they are, instead of reading them back.
+          if (recorded.portrait) deps.portraits.recorded(recorded.portrait)
           // Reads renew what the mint changed (gallery, boards, stats, balances) on every
           // instance, before the stream or the waiting request hears of it.
-          // Recorded now (not by a retry after a crash, nor by another worker): the read
-          // models take its rows as they are.
-          if (recorded.portrait) deps.portraits.recorded(recorded.portrait)
           await deps.fresh.changed(['portraits', 'token'], blockNumber)
           for (const event of recorded.events) {
             if (event) await deps.bus.publish(event).catch((error) => deps.log.warn({ err: error }, 'could not fan out an event'))

@@ -45,7 +45,6 @@ export const OVERLAP_SECONDS = 10
 /** Most new portraits one incremental read takes; more than that is a full reload. */
 const CATCH_UP_LIMIT = 1000
 
-
 type Version = { portraits: number; block: bigint }
 
 const PORTRAITS = ['portraits'] as const
