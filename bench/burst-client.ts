@@ -2,7 +2,7 @@
  * Sends a burst of JSON POSTs at once (or one every `intervalMs`, whatever the answers: an
  * open-loop rate) and prints each answer's status, time and body: the load
  * generator of a benchmark, in a process of its own (as autocannon is) so its CPU is not
- * counted as the server's. Input on stdin: { url, bodies }; output: each answer, and the time
+ * counted as the server's. Input on stdin: { url, bodies, intervalMs? }; output: each answer, and the time
  * from the first send to the last answer. Loopback only.
  */
 import { text } from 'node:stream/consumers'

@@ -68,18 +68,19 @@ export function registerRequestMetrics(registry: Registry, options: { buckets: n
 
   return {
     observe(method, route, status, seconds) {
+      // The bound only guards against a bug (series are route patterns times statuses): past
+      // it, the series start again from this request.
+      if (series >= maxSeries) reset()
       let byRoute = routes.get(method)
       if (!byRoute) routes.set(method, (byRoute = new Map()))
       let entry = byRoute.get(route)
       if (!entry) {
-        // The bound only guards against a bug (series are route patterns times statuses).
-        if (series >= maxSeries) return reset()
         entry = { time: { labels: { method, route }, buckets: buckets.map(() => 0), sum: 0, count: 0 }, byStatus: new Map() }
         byRoute.set(route, entry)
       }
       let count = entry.byStatus.get(status)
       if (!count) {
-        if (++series >= maxSeries) return reset()
+        series++
         count = { labels: { method, route, status: String(status) }, n: 0 }
         entry.byStatus.set(status, count)
       }

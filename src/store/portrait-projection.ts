@@ -129,7 +129,8 @@ export function createPortraitProjection(db: Queryable, fresh: Freshness, option
   function applyTold(recordings: RecordedPortrait[], version: Version): boolean {
     if (recordings.length === 0 || version.portraits - synced.portraits !== recordings.length) return false
     if (clock() - syncedAt >= options.ttlMs) return false
-    for (const recording of [...recordings].sort((a, b) => a.total - b.total)) {
+    // In commit order (the count each one made): the run's own array, taken from `told`.
+    for (const recording of recordings.sort((a, b) => a.total - b.total)) {
       const p = toPortrait(recording.portrait)
       // Already held: a read that started after its commit brought it, and its board row.
       if (byToken.has(p.tokenId)) continue

@@ -58,3 +58,14 @@ test('request metrics start again from zero when the registry is reset', async (
   assert.match(text, /^http_request_duration_seconds_bucket\{le="0\.0025",method="GET",route="\/api\/stats"\} 1$/m)
   assert.match(text, /^http_request_duration_seconds_bucket\{le="0\.001",method="GET",route="\/api\/stats"\} 0$/m)
 })
+
+test('past the bound of series, the series start again and the request that crossed it is counted', async () => {
+  const registry = new Registry()
+  const metrics = registerRequestMetrics(registry, { buckets: BUCKETS, maxSeries: 2 })
+  metrics.observe('GET', '/a', 200, 0.002)
+  metrics.observe('GET', '/b', 200, 0.002)
+  metrics.observe('GET', '/c', 404, 0.002)
+  const text = await registry.metrics()
+  assert.match(text, /^http_requests_total\{method="GET",route="\/c",status="404"\} 1$/m)
+  assert.doesNotMatch(text, /route="\/a"/)
+})
