@@ -33,6 +33,43 @@ export function createMetrics(ctx: Context): Metrics {
   const submissionsByStatus = sharedInFlight(() => countSubmissionsByStatus(ctx.db))
   const senders = sharedInFlight(() => senderStats(ctx.db))
 
+  /** A counter of a running total kept elsewhere: what it grew by since the last scrape. */
+  function countedAtScrape(name: string, help: string, total: () => number) {
+    let seen = 0
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        const now = total()
+        this.inc(Math.max(0, now - seen))
+        seen = now
+      },
+    })
+  }
+
+  /**
+   * A gauge with one series per row of a shared read, replaced whole at each scrape (a label
+   * whose rows are gone disappears). A failed read keeps the last values.
+   */
+  function gaugeOfRows<Row>(name: string, help: string, label: string, rows: () => Promise<Row[]>, series: (row: Row) => [labelValue: string, value: number]) {
+    new Gauge({
+      name,
+      help,
+      labelNames: [label],
+      registers: [registry],
+      async collect() {
+        const read = await rows().catch(() => undefined)
+        if (!read) return
+        this.reset()
+        for (const row of read) {
+          const [labelValue, value] = series(row)
+          this.set({ [label]: labelValue }, value)
+        }
+      },
+    })
+  }
+
   const requests = registerRequestMetrics(registry, { buckets: LATENCY_BUCKETS, maxSeries: MAX_SERIES })
   const streams = new Gauge({ name: 'sse_clients', help: 'Event-stream clients connected to this instance.', registers: [registry] })
   const limited = new Counter({
@@ -42,41 +79,10 @@ export function createMetrics(ctx: Context): Metrics {
     registers: [registry],
   })
 
-  let rpcSeen = 0
-  new Counter({
-    name: 'rpc_requests_total',
-    help: 'JSON-RPC HTTP requests this instance sent (a batch or multicall counts once).',
-    registers: [registry],
-    collect() {
-      const now = ctx.chain.rpcRequestCount()
-      this.inc(Math.max(0, now - rpcSeen))
-      rpcSeen = now
-    },
-  })
-  let rpcErrorsSeen = 0
-  new Counter({
-    name: 'rpc_errors_total',
-    help: 'JSON-RPC HTTP requests that got no answer or a non-2xx status.',
-    registers: [registry],
-    collect() {
-      const now = ctx.chain.rpcErrorCount()
-      this.inc(Math.max(0, now - rpcErrorsSeen))
-      rpcErrorsSeen = now
-    },
-  })
+  countedAtScrape('rpc_requests_total', 'JSON-RPC HTTP requests this instance sent (a batch or multicall counts once).', () => ctx.chain.rpcRequestCount())
+  countedAtScrape('rpc_errors_total', 'JSON-RPC HTTP requests that got no answer or a non-2xx status.', () => ctx.chain.rpcErrorCount())
 
-  new Gauge({
-    name: 'pipeline_submissions',
-    help: 'Looksmaxx submissions by pipeline step reached (settling, settled, generated, pinned, minted), all instances.',
-    labelNames: ['status'] as const,
-    registers: [registry],
-    async collect() {
-      const rows = await submissionsByStatus().catch(() => undefined)
-      if (!rows) return
-      this.reset()
-      for (const row of rows) this.set({ status: row.status }, row.count)
-    },
-  })
+  gaugeOfRows('pipeline_submissions', 'Looksmaxx submissions by pipeline step reached (settling, settled, generated, pinned, minted), all instances.', 'status', submissionsByStatus, (row) => [row.status, row.count])
   new Gauge({
     name: 'pipeline_owed_submissions',
     help: 'Submissions claimed (and paid for) but not minted yet, all instances: work the pipeline owes.',
@@ -97,30 +103,8 @@ export function createMetrics(ctx: Context): Metrics {
     },
   })
 
-  new Gauge({
-    name: 'sender_highest_nonce',
-    help: 'Highest nonce each hot key of the service used.',
-    labelNames: ['sender'] as const,
-    registers: [registry],
-    async collect() {
-      const rows = await senders().catch(() => undefined)
-      if (!rows) return
-      this.reset()
-      for (const row of rows) this.set({ sender: row.sender }, row.highestNonce)
-    },
-  })
-  new Gauge({
-    name: 'sender_pending_transactions',
-    help: 'Transactions of each hot key waiting for a receipt.',
-    labelNames: ['sender'] as const,
-    registers: [registry],
-    async collect() {
-      const rows = await senders().catch(() => undefined)
-      if (!rows) return
-      this.reset()
-      for (const row of rows) this.set({ sender: row.sender }, row.pending)
-    },
-  })
+  gaugeOfRows('sender_highest_nonce', 'Highest nonce each hot key of the service used.', 'sender', senders, (row) => [row.sender, row.highestNonce])
+  gaugeOfRows('sender_pending_transactions', 'Transactions of each hot key waiting for a receipt.', 'sender', senders, (row) => [row.sender, row.pending])
 
   return {
     registry,

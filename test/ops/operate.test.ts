@@ -4,6 +4,7 @@ import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, type TestApp } from '../support/app.ts'
 import { startRpcProxy } from '../support/rpc-proxy.ts'
 import { TEST_REDIS_URL } from '../support/env.ts'
+import { insertSignedTxs } from '../../src/store/chain-txs.ts'
 
 // One devnet for the file; one service in front of it through an RPC proxy that can be cut.
 let devnet: Awaited<ReturnType<typeof startTestDevnet>>
@@ -110,6 +111,20 @@ describe('/metrics', () => {
     assert.match(text, /^# TYPE sender_pending_transactions gauge$/m)
     assert.match(text, /^# TYPE pipeline_submissions gauge$/m)
     assert.match(text, /^process_resident_memory_bytes \d+/m)
+  })
+
+  test('gives each hot key its own sender series, read from the store at the scrape', async () => {
+    // A key that is none of this app's, so its watcher leaves these rows alone.
+    const sender = '0x00000000000000000000000000000000000dEaD1' as const
+    const signed = (nonce: number) => ({
+      idempotencyKey: `metrics-test:${nonce}`, sender, nonce, to: sender, data: '0x' as const, value: 0n,
+      rawTx: '0x02' as const, txHash: `0x${nonce.toString(16).padStart(64, '0')}` as const, gasLimit: 21_000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n,
+    })
+    await insertSignedTxs(app.ctx.db, [signed(6), signed(7)])
+    const series = async () => (await (await fetch(`${app.url}/metrics`)).text()).split('\n').filter((line) => line.includes(sender))
+    assert.deepEqual(await series(), [`sender_highest_nonce{sender="${sender}"} 7`, `sender_pending_transactions{sender="${sender}"} 2`])
+    await app.ctx.db.query("UPDATE chain_txs SET status = 'mined' WHERE idempotency_key = 'metrics-test:7'")
+    assert.deepEqual(await series(), [`sender_highest_nonce{sender="${sender}"} 7`, `sender_pending_transactions{sender="${sender}"} 1`])
   })
 
   test('counts the event-stream clients connected', async () => {
