@@ -211,8 +211,18 @@ describe('referral agents', () => {
     assert.equal(registration.status, 200)
     assert.equal(registration.body.alreadyRegistered, false)
     assert.equal(registration.body.registration.transaction.to, devnet.info.contracts.referral)
-    await agent.send({ to: registration.body.registration.transaction.to, data: registration.body.registration.transaction.data })
-    const status = await getJson(`${app.url}/api/agent/register?address=${agent.address}`)
+    // Before the transaction is mined, the agent's reads show the code it was given, not yet active.
+    const pending = await getJson(`${app.url}/api/agent/register?address=${agent.address}`)
+    assert.equal(pending.body.registered, false)
+    assert.equal(pending.body.referralCode, registration.body.referralCode)
+    const pendingStats = await getJson(`${app.url}/api/agent/referrals?referralCode=${registration.body.referralCode}`)
+    assert.deepEqual([pendingStats.body.registered, pendingStats.body.referralCode, pendingStats.body.burnWithReferralCalldata], [false, registration.body.referralCode, null])
+    // A wallet that never registered has no code.
+    assert.equal((await getJson(`${app.url}/api/agent/register?address=${testAccount(13).account.address}`)).body.referralCode, null)
+    const registerTx = await agent.send({ to: registration.body.registration.transaction.to, data: registration.body.registration.transaction.data })
+    // Mined outside the service: the read asks for an answer at least as new as its block.
+    const { blockNumber } = (await rpc('eth_getTransactionReceipt', [registerTx])) as { blockNumber: string }
+    const status = await getJson(`${app.url}/api/agent/register?address=${agent.address}&minBlock=${Number(blockNumber)}`)
     assert.equal(status.body.registered, true)
     const code = status.body.referralCode
     assert.equal(code, registration.body.referralCode)

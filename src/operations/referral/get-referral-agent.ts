@@ -3,7 +3,7 @@ import { defineOperation } from '../define.ts'
 import { addressIn, addressOut } from '../schemas.ts'
 import { readReferralAgent } from '../../chain/reads/read-referral-agent.ts'
 import { signTypedDataOut, signTypedDataTemplate } from '../wallet-signature.ts'
-import { referralStats, rememberCode, toReferralStats } from './referral-stats.ts'
+import { referralStats, shownCode, toReferralStats } from './referral-stats.ts'
 
 export const getReferralAgent = defineOperation({
   id: 'get_referral_agent',
@@ -32,7 +32,7 @@ export const getReferralAgent = defineOperation({
     return {
       agent: address,
       registered: agent.registered,
-      referralCode: agent.registered ? await rememberCode(ctx.db, address) : null,
+      referralCode: await shownCode(ctx.db, address, agent.registered),
       stats: toReferralStats(agent),
       referralContract: ctx.chain.contracts.referral,
       signTypedData: signTypedDataTemplate('ReferralAgentRegistration', {

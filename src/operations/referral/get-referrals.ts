@@ -7,7 +7,7 @@ import { readReferralAgent } from '../../chain/reads/read-referral-agent.ts'
 import { buildBurnWithReferral } from '../../chain/builders/build-burn-with-referral.ts'
 import { BURN_TOTAL_WEI, TOKEN_SYMBOL } from '../../chain/constants.ts'
 import { findAgentByReferralCode } from '../../store/referral-codes.ts'
-import { referralStats, rememberCode, toReferralStats } from './referral-stats.ts'
+import { referralStats, shownCode, toReferralStats } from './referral-stats.ts'
 
 export const getReferrals = defineOperation({
   id: 'get_referrals',
@@ -46,7 +46,7 @@ export const getReferrals = defineOperation({
     return {
       agent: agentAddress,
       registered: agent.registered,
-      referralCode: agent.registered ? await rememberCode(ctx.db, agentAddress) : null,
+      referralCode: await shownCode(ctx.db, agentAddress, agent.registered),
       stats: toReferralStats(agent),
       rewardInfo: {
         currentBps: Number(agent.bps),

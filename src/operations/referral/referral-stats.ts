@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { formatUnits } from 'viem'
 import { TOKEN_SYMBOL } from '../../chain/constants.ts'
-import { rememberReferralCode } from '../../store/referral-codes.ts'
+import { findReferralCodeOf, rememberReferralCode } from '../../store/referral-codes.ts'
 import type { Queryable } from '../../store/db.ts'
 import { referralCodeOf } from './referral-code.ts'
 
@@ -19,4 +19,14 @@ export async function rememberCode(db: Queryable, agent: `0x${string}`): Promise
   const code = referralCodeOf(agent)
   await rememberReferralCode(db, code, agent)
   return code
+}
+
+/**
+ * The code an agent's answers show: once registered on chain (remembered then), and already
+ * once the agent has posted a signed registration whose transaction is not mined yet, so the
+ * agent sees the code it was given; `registered` says whether the code works yet.
+ */
+export async function shownCode(db: Queryable, agent: `0x${string}`, registered: boolean): Promise<string | null> {
+  if (registered) return rememberCode(db, agent)
+  return (await findReferralCodeOf(db, referralCodeOf(agent), agent)) ?? null
 }
