@@ -118,6 +118,13 @@ test('every 400 of the DeFi rows: status and error code', async () => {
   await refused('/api/defi/staking/tx?action=stake&venue=mogger', 400, 'INVALID_AMOUNT')
   await refused('/api/defi/staking/tx?action=stake&venue=mogger&amount=abc', 400, 'INVALID_AMOUNT')
   await refused('/api/defi/staking/tx?action=stake&venue=mogger&amount=0', 400, 'INVALID_AMOUNT')
+  // Beyond uint256 (and any supply): refused as input, never a 500 from the ABI encoder.
+  const huge = `1${'0'.repeat(80)}`
+  await refused(`/api/defi/staking/tx?action=stake&venue=mogger&amount=${huge}`, 400, 'INVALID_AMOUNT')
+  await refused(`/api/defi/staking/tx?action=unstake&venue=jester&amount=${huge}`, 400, 'INVALID_AMOUNT')
+  await refused(`/api/defi/amm/quote?from=MC&amount=${huge}`, 400, 'INVALID_AMOUNT')
+  await refused(`/api/defi/amm/swap-tx?from=MC&amount=${huge}&recipient=${a}`, 400, 'INVALID_AMOUNT')
+  await refused(`/api/defi/amm/add-liquidity-tx?amountMC=${huge}&amountMG=1&recipient=${a}`, 400, 'INVALID_AMOUNT')
   await refused('/api/defi/amm/quote?from=ETH&amount=1', 400, 'INVALID_INPUT')
   await refused('/api/defi/amm/quote?from=MC', 400, 'INVALID_INPUT')
   await refused(`/api/defi/amm/swap-tx?from=MC&amount=1`, 400, 'INVALID_ADDRESS')

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseEthAmount } from '../swap/parse-eth-amount.ts'
 import { randomBytes } from 'node:crypto'
 import { defineOperation } from '../define.ts'
 import { addressIn } from '../schemas.ts'
@@ -34,7 +35,7 @@ export const getCrossChainIntent = defineOperation({
   input: z.object({
     sourceChain: z.string().min(1).max(32).describe('Chain name, alias or chain ID (ethereum, base, arb, 8453, …)'),
     wallet: addressIn('Wallet that will burn on MegaETH'),
-    amount: z.string().regex(/^\d+(\.\d+)?$/, { error: 'must be an ETH amount like 0.6' }).optional().describe('ETH to bridge and swap'),
+    amount: z.string().regex(/^\d+(\.\d+)?$/, { error: 'must be an ETH amount like 0.6' }).meta({ errorCode: 'INVALID_AMOUNT' }).optional().describe('ETH to bridge and swap'),
   }),
   output: z.object({
     intentId: z.string(),
@@ -53,6 +54,8 @@ export const getCrossChainIntent = defineOperation({
         details: { supported: SOURCE_CHAINS.map((c) => ({ id: c.id, chainId: c.chainId, aliases: c.aliases })) },
       })
     }
+    // Checked here so that an error names this input (the plan calls it ethAmount).
+    if (input.amount !== undefined) parseEthAmount(input.amount, 'amount')
     const plan = (await getLooksmaxxPlan.handler(ctx, { wallet: input.wallet, ethAmount: input.amount }, meta)) as {
       steps: Array<{ step: number; action: string; description: string; skip: boolean; transaction: unknown; postRequest: unknown }>
     }

@@ -5,6 +5,9 @@ import type { PlanResult } from '../../chain/builders/plan.ts'
 import { CHAIN_ID, TOKEN_DECIMALS } from '../../chain/constants.ts'
 import { addressOut, hexData, wei } from '../schemas.ts'
 
+/** 10^12 tokens of 18 decimals. */
+const MAX_TOKEN_WEI = 10n ** 30n
+
 /** A token amount in human units ("1.5"), parsed to wei (18 decimals); INVALID_AMOUNT otherwise. */
 export const humanAmount = (description: string) =>
   z
@@ -13,6 +16,8 @@ export const humanAmount = (description: string) =>
     .meta({ errorCode: 'INVALID_AMOUNT', description })
     .transform((value) => parseUnits(value, TOKEN_DECIMALS))
     .refine((v) => v > 0n, { error: 'must be above zero' })
+    // Far above any token's supply, and far below uint256: a typo is refused here, not by the ABI encoder.
+    .refine((v) => v <= MAX_TOKEN_WEI, { error: 'is larger than any token supply' })
 
 /** A positive integer id from the query or the path. */
 export const proposalIdIn = z.coerce.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(1).meta({ description: 'Proposal id (1, 2, …)' })

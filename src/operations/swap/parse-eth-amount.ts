@@ -5,14 +5,14 @@ import { AppError } from '../../errors/app-error.ts'
 const MAX_WEI = 10n ** 30n
 
 /**
- * Reads an ETH amount the way the spec allows: a decimal ETH value ("0.5", "2") or a wei
+ * Reads an ETH amount (the input `field`, named in the error) the way the spec allows: a decimal ETH value ("0.5", "2") or a wei
  * integer. An integer of 10 or more digits is wei (no one buys 10^9 ETH); shorter integers
  * and anything with a dot are ETH. Returns wei.
  */
-export function parseEthAmount(raw: string): bigint {
+export function parseEthAmount(raw: string, field = 'ethAmount'): bigint {
   const value = raw.trim()
   const invalid = (why: string) =>
-    new AppError('INVALID_AMOUNT', `Invalid ethAmount ${JSON.stringify(raw)}: ${why}`, { details: { field: 'ethAmount' } })
+    new AppError('INVALID_AMOUNT', `Invalid ${field} ${JSON.stringify(raw)}: ${why}`, { details: { field } })
   if (!/^\d+(\.\d+)?$|^\.\d+$/.test(value)) throw invalid('expected a positive ETH decimal like "0.5" or a wei integer.')
   const [, fraction = ''] = value.split('.')
   if (fraction.length > 18) throw invalid('ETH has at most 18 decimal places.')
