@@ -121,6 +121,15 @@ test('the plan for a wallet without tokens is swap, burn, fund transfer, submit'
   assert.equal(status, 200)
   assert.deepEqual(body.steps.map((s: any) => [s.step, s.action, s.skip]), [[1, 'swap', false], [2, 'burn', false], [3, 'tren_fund', false], [4, 'submit', false]])
   assert.equal(body.currentState.tokensNeeded, 225000)
+  // Too little ETH for the tokens: refused, with the ETH that covers them, which then plans.
+  const short = await getJson(`${app.url}/api/agent/looksmaxx?wallet=${fresh.address}&ethAmount=0.01`)
+  assert.equal(short.status, 400, JSON.stringify(short.body))
+  assert.equal(short.body.error.code, 'INVALID_AMOUNT')
+  assert.equal(short.body.error.details.field, 'ethAmount')
+  assert.ok(short.body.error.details.tokensOut < 225000)
+  const enough = await getJson(`${app.url}/api/agent/looksmaxx?wallet=${fresh.address}&ethAmount=${short.body.error.details.ethNeeded}`)
+  assert.equal(enough.status, 200, JSON.stringify(enough.body))
+  assert.match(enough.body.steps[0].description, /225,000 needed/)
   // The plan's transactions, sent as they are, do what it promises: the swap buys enough
   // tokens, the two transfers are a valid burn, and the submit step redeems them for an NFT.
   const [swap, burn, fund, submit] = body.steps

@@ -7,6 +7,8 @@ import { readPoolQuotes } from '../../chain/reads/read-pool-quotes.ts'
 import { buildBuySwapParams, encodeExactInputSingle } from '../../chain/builders/build-swap.ts'
 import { buildTokenTransfer } from '../../chain/builders/build-transfer.ts'
 import { parseEthAmount } from '../swap/parse-eth-amount.ts'
+import { AppError } from '../../errors/app-error.ts'
+import type { Chain } from '../../chain/clients.ts'
 import { burnerProof } from './payment-required.ts'
 import { looksmaxxRequirements } from '../../pipeline/submit-portrait.ts'
 import { BURN_ADDRESS, BURN_HALF_WEI, BURN_TOTAL_WEI, TOKEN_DECIMALS } from '../../chain/constants.ts'
@@ -40,7 +42,7 @@ export const getLooksmaxxPlan = defineOperation({
   path: '/api/agent/looksmaxx',
   summary: 'Ordered plan for a wallet to looksmaxx: swap, burn, fund transfer, submit, each ready to send',
   description:
-    'The swap step is skipped when the wallet already holds 225,000 tokens. Without ethAmount the swap buys exactly the missing tokens (quoted as exact output, plus 2% slippage room).',
+    'The swap step is skipped when the wallet already holds 225,000 tokens. Without ethAmount the swap buys exactly the missing tokens (quoted as exact output, plus 2% slippage room). An ethAmount that buys fewer tokens than are missing is 400 INVALID_AMOUNT, with the ETH that covers them in details.ethNeeded: the burns of such a plan could only revert.',
   tags: ['looksmaxx'],
   input: z.object({
     wallet: addressIn('Wallet that will burn and receive the NFT'),
@@ -67,19 +69,20 @@ export const getLooksmaxxPlan = defineOperation({
       let amountIn: bigint | undefined = ethAmount ? parseEthAmount(ethAmount) : undefined
       let quotedOut: bigint | undefined
       if (amountIn === undefined) {
-        // Price the missing tokens by quoting ETH amounts until one covers them with 2% to spare.
-        const [probe] = await readPoolQuotes(ctx.chain, [{ tokenIn: contracts.weth, tokenOut: contracts.token, amountIn: 10n ** 18n }])
-        if (probe) {
-          const estimate = (missing * 10n ** 18n * 103n) / (probe.amountOut * 100n) + 1n
-          const [quote] = await readPoolQuotes(ctx.chain, [{ tokenIn: contracts.weth, tokenOut: contracts.token, amountIn: estimate }])
-          if (quote) {
-            amountIn = estimate
-            quotedOut = quote.amountOut
-          }
-        }
+        ;({ amountIn, quotedOut } = await priceTokens(ctx.chain, missing))
       } else {
         const [quote] = await readPoolQuotes(ctx.chain, [{ tokenIn: contracts.weth, tokenOut: contracts.token, amountIn }])
         quotedOut = quote?.amountOut
+        // A swap that cannot cover the burn leaves the burn and fund steps to revert: a plan
+        // that spends the caller's ETH and gas for nothing is refused before anything is sent.
+        if (quotedOut !== undefined && quotedOut < missing) {
+          const enough = (await priceTokens(ctx.chain, missing)).amountIn
+          throw new AppError(
+            'INVALID_AMOUNT',
+            `ethAmount ${ethAmount} buys about ${tokens(quotedOut).toLocaleString('en-US')} tokens; ${tokens(missing).toLocaleString('en-US')} are needed.${enough ? ` About ${formatEther(enough)} ETH covers them;` : ''} omit ethAmount to buy exactly what is missing.`,
+            { details: { field: 'ethAmount', tokensOut: tokens(quotedOut), tokensNeeded: tokens(missing), ...(enough ? { ethNeeded: formatEther(enough) } : {}) } },
+          )
+        }
       }
       if (amountIn !== undefined && quotedOut !== undefined) {
         const params = buildBuySwapParams({ weth: contracts.weth, token: contracts.token, amountIn, quotedOut, recipient: wallet })
@@ -163,3 +166,16 @@ export const getLooksmaxxPlan = defineOperation({
     }
   },
 })
+
+/**
+ * The ETH that buys `missing` tokens with 2% to spare: one quote of 1 ETH gives the rate, a
+ * second checks the estimate (3% over the rate). Both undefined when the pool cannot quote.
+ */
+async function priceTokens(chain: Chain, missing: bigint): Promise<{ amountIn?: bigint; quotedOut?: bigint }> {
+  const { weth, token } = chain.contracts
+  const [probe] = await readPoolQuotes(chain, [{ tokenIn: weth, tokenOut: token, amountIn: 10n ** 18n }])
+  if (!probe) return {}
+  const estimate = (missing * 10n ** 18n * 103n) / (probe.amountOut * 100n) + 1n
+  const [quote] = await readPoolQuotes(chain, [{ tokenIn: weth, tokenOut: token, amountIn: estimate }])
+  return quote ? { amountIn: estimate, quotedOut: quote.amountOut } : {}
+}
