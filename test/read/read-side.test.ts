@@ -136,6 +136,15 @@ describe('GET /api/identity/{addressOrName}', () => {
     assert.equal(byName.body.burns.total, 2)
     assert.deepEqual(byName.body.nfts.tokenIds.sort(), [minted[0]!.tokenId, minted[2]!.tokenId].sort())
     assert.deepEqual(byName.body.tier, { level: 2, name: 'Mewer', nextAt: 3 })
+    assert.equal(byName.body.nfts.count, 2)
+  })
+
+  test('counts the NFTs held as the wallet does, the seed\'s too (minted before the index starts)', async () => {
+    const seedHolder = testAccount(12).account.address
+    const [identity, wallet] = await Promise.all([getJson(`${app.url}/api/identity/${seedHolder}`), getJson(`${app.url}/api/wallet?address=${seedHolder}`)])
+    assert.equal(identity.body.nfts.count, 25)
+    assert.equal(identity.body.nfts.count, wallet.body.balances.looksmaxxedNFTs)
+    assert.deepEqual(identity.body.nfts.tokenIds, [])
   })
 
   test('404 for an unknown name, 400 for malformed input', async () => {

@@ -42,7 +42,10 @@ export const getIdentity = defineOperation({
     displayName: z.string(),
     profile: z.object({ avatar: z.string(), description: z.string(), twitter: z.string(), url: z.string() }).nullable(),
     balances: z.object({ eth: z.string(), coin: z.number() }),
-    nfts: z.object({ count: z.number().int(), tokenIds: z.array(z.string()) }),
+    nfts: z.object({
+      count: z.number().int().describe('NFTs held, read on chain (as /api/wallet counts them)'),
+      tokenIds: z.array(z.string()).describe('Their ids as indexed: NFTs minted before the indexer\'s first block (the devnet seed\'s) are counted but not listed'),
+    }),
     burns: z.object({
       total: z.number().int(),
       totalBurned: z.number(),
@@ -79,6 +82,8 @@ export const getIdentity = defineOperation({
           contracts: [
             { address: ctx.chain.contracts.multicall3, abi: multicall3Abi, functionName: 'getEthBalance', args: [address] },
             { address: ctx.chain.contracts.token, abi: erc20Abi, functionName: 'balanceOf', args: [address] },
+            // The NFTs held, as the wallet read counts them (balanceOf has the same signature in ERC-721).
+            { address: ctx.chain.contracts.nft, abi: erc20Abi, functionName: 'balanceOf', args: [address] },
             ...profileCalls(ctx.chain, [address]),
           ] as ContractFunctionParameters[],
         })
@@ -88,10 +93,10 @@ export const getIdentity = defineOperation({
       listPortraitsOf(ctx.db, address),
       listTokenIdsOwnedBy(ctx.db, address),
     ])
-    const [eth, coin] = reads
-    if (eth?.status !== 'success' || coin?.status !== 'success') throw rpcFailed('reading balances', eth?.error ?? coin?.error)
+    const [eth, coin, nftBalance] = reads
+    if (eth?.status !== 'success' || coin?.status !== 'success' || nftBalance?.status !== 'success') throw rpcFailed('reading balances', eth?.error ?? coin?.error ?? nftBalance?.error)
     const balances = [eth.result as bigint, coin.result as bigint] as const
-    const profiles = decodeProfiles(ctx.chain, [address], reads.slice(2))
+    const profiles = decodeProfiles(ctx.chain, [address], reads.slice(3))
     const profile = profiles.get(address.toLowerCase())
     const tokenIds = owned
     return {
@@ -100,7 +105,7 @@ export const getIdentity = defineOperation({
       displayName: profile?.name ?? `${address.slice(0, 6)}...${address.slice(-4)}`,
       profile: profile?.profile ?? null,
       balances: { eth: formatEther(balances[0]), coin: Number(formatUnits(balances[1], 18)) },
-      nfts: { count: tokenIds.length, tokenIds },
+      nfts: { count: Number(nftBalance.result as bigint), tokenIds },
       burns: {
         total: portraits.length,
         totalBurned: portraits.reduce((sum, p) => sum + Number(formatUnits(BigInt(p.burnAmountWei), 18)), 0),
