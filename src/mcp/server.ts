@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { randomUUID } from 'node:crypto'
@@ -42,7 +42,7 @@ function loadSdk() {
 
 /** One MCP server over the registry: every operation is a tool with the same schemas. */
 export async function createMcpServer(ctx: Context, operations: AnyOperation[], requestId: () => string = randomUUID): Promise<Server> {
-  const [{ Server }, , { CallToolRequestSchema, ListToolsRequestSchema }] = await loadSdk()
+  const [{ Server }, , { CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode }] = await loadSdk()
   const byId = new Map(mcpToolOperations(operations).map((op) => [op.id, op]))
   const tools = describeTools(operations)
   const server = new Server(
@@ -58,9 +58,8 @@ export async function createMcpServer(ctx: Context, operations: AnyOperation[], 
     // The same request ID as HTTP: the X-Request-Id of the POST that carried this call.
     const id = requestId()
     const op = byId.get(request.params.name)
-    if (!op) {
-      return toolError({ error: { code: 'NOT_FOUND', message: `Unknown tool ${request.params.name}.` } }, id)
-    }
+    // A malformed request, not a failure of a tool: a JSON-RPC error, as MCP says.
+    if (!op) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}: tools/list names the ${byId.size} tools.`)
     try {
       const input = parseOperationInput(op, request.params.arguments ?? {})
       // x402 over MCP: the payment travels in _meta, as the HTTP binding's headers.
@@ -113,9 +112,19 @@ function toolError(body: unknown, requestId: string, structured = false): CallTo
   return result
 }
 
+/**
+ * A body that is not JSON is answered as JSON-RPC answers it (-32700, id null), since the
+ * client speaks JSON-RPC; every other error (a rate limit, a body too large) goes on to the
+ * app's handler and its error body.
+ */
+function jsonRpcParseErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (error.code !== 'FST_ERR_CTP_INVALID_JSON_BODY' && error.code !== 'FST_ERR_CTP_EMPTY_JSON_BODY') throw error
+  reply.code(400).type('application/json').send({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${error.message}` }, id: null })
+}
+
 /** Streamable HTTP, stateless: a fresh server and transport per POST, as the SDK requires. */
 export function mountMcp(app: FastifyInstance, ctx: Context, operations: AnyOperation[]) {
-  app.post(MCP_PATH, async (request, reply) => {
+  app.post(MCP_PATH, { errorHandler: jsonRpcParseErrors }, async (request, reply) => {
     const server = await createMcpServer(ctx, operations, () => request.id)
     const [, { StreamableHTTPServerTransport }] = await loadSdk()
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })

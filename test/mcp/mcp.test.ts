@@ -144,6 +144,24 @@ test('conformance: every tool answers a call with a result or a tool error carry
   assert.ok(answered >= 20, `most reads answer with data (${answered})`)
 })
 
+test('an unknown tool is a JSON-RPC error -32602, a body that is not JSON a -32700 with id null', async () => {
+  await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), (error: { code?: number; message: string }) => {
+    assert.equal(error.code, -32602)
+    assert.match(error.message, /Unknown tool no_such_tool/)
+    return true
+  })
+  const response = await fetch(`${app.url}/api/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: '{"jsonrpc": "2.0", "id": 1, "method": "tools/li',
+  })
+  assert.equal(response.status, 400)
+  const body = await response.json()
+  assert.equal(body.jsonrpc, '2.0')
+  assert.equal(body.id, null)
+  assert.equal(body.error.code, -32700)
+})
+
 test('GET on the MCP endpoint is 405 (stateless server)', async () => {
   const response = await fetch(`${app.url}/api/mcp`, { headers: { accept: 'text/event-stream' } })
   assert.equal(response.status, 405)
