@@ -4,6 +4,9 @@ import type { Redis } from 'ioredis'
 import type { Config } from '../config/load.ts'
 import type { AnyOperation, RateLimitClass } from '../operations/define.ts'
 import { AppError } from '../errors/app-error.ts'
+import { limitClassOf, perMinute, type LimitScope } from '../operations/runtime/rate-limit-class.ts'
+
+export { limitClassOf }
 
 const WINDOW_MS = 60_000
 
@@ -22,13 +25,8 @@ export type RateLimiter = {
   checkWallet(request: FastifyRequest, limitClass: RateLimitClass, input: unknown): Promise<void> | undefined
 }
 
-type Scope = 'ip' | 'wallet'
+type Scope = LimitScope
 type Check = (request: FastifyRequest) => Promise<{ isAllowed: boolean; isExceeded?: boolean; max?: number; remaining?: number; ttlInSeconds?: number }>
-
-/** POSTs are writes unless they declare otherwise; GETs are cached reads unless declared expensive. */
-export function limitClassOf(op: Pick<AnyOperation, 'method' | 'limit'>): RateLimitClass {
-  return op.limit ?? (op.method === 'POST' ? 'write' : 'read')
-}
 
 /** The wallet a parsed input acts for, lower-cased (addresses match case-insensitively). */
 export function walletOf(input: unknown): string | undefined {
@@ -38,17 +36,6 @@ export function walletOf(input: unknown): string | undefined {
     if (typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value)) return value.toLowerCase()
   }
   return undefined
-}
-
-function perMinute(config: Config, limitClass: RateLimitClass, scope: Scope): number {
-  switch (limitClass) {
-    case 'write':
-      return scope === 'ip' ? config.RATE_LIMIT_WRITES_PER_MINUTE : config.RATE_LIMIT_WALLET_WRITES_PER_MINUTE
-    case 'expensive':
-      return scope === 'ip' ? config.RATE_LIMIT_EXPENSIVE_PER_MINUTE : config.RATE_LIMIT_WALLET_EXPENSIVE_PER_MINUTE
-    default:
-      return scope === 'ip' ? config.RATE_LIMIT_READS_PER_MINUTE : 0
-  }
 }
 
 /**

@@ -4,6 +4,9 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import { useDevnetApp } from '../support/devnet-app.ts'
 import { getJson } from '../support/app.ts'
 import { operations } from '../../src/operations/index.ts'
+import { buildOpenApi } from '../../src/operations/runtime/openapi.ts'
+import { isRateLimited } from '../../src/operations/runtime/rate-limit-class.ts'
+import { loadConfig } from '../../src/config/load.ts'
 
 const fixture = useDevnetApp()
 
@@ -16,6 +19,30 @@ test('the OpenAPI document validates as OpenAPI 3.1', async () => {
   const result = await validator.validate(body)
   assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2))
   assert.equal(validator.version, '3.1')
+})
+
+test('the refusals made before a handler are documented where they happen: 429 by limit class, 413 and 415 on bodies', async () => {
+  // Under the default limits: a write and an expensive read are limited, a cached read is not.
+  const defaults = loadConfig({})
+  const body = buildOpenApi(operations, { baseUrl: 'http://127.0.0.1:3000', rateLimited: (op) => isRateLimited(defaults, op) }) as any
+  const statuses = (path: string, method: string) => Object.keys(body.paths[path][method].responses)
+  for (const [path, method] of [['/api/agent/register', 'post'], ['/api/agent/chat', 'post'], ['/api/wallet', 'get'], ['/api/x402/quote', 'get']] as const) {
+    assert.ok(statuses(path, method).includes('429'), `${method} ${path} documents 429`)
+    assert.deepEqual(Object.keys(body.paths[path][method].responses['429'].headers).sort(), ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining'])
+  }
+  assert.ok(!statuses('/api/gallery', 'get').includes('429'))
+  for (const [path, method] of [['/api/agent/register', 'post'], ['/api/gasless/burn', 'post'], ['/api/x402/looksmaxx', 'post']] as const) {
+    assert.ok(statuses(path, method).includes('413') && statuses(path, method).includes('415'), `${method} ${path} documents 413 and 415`)
+  }
+  assert.ok(!statuses('/api/wallet', 'get').includes('415'))
+  // The served document follows the configuration: this test app runs with the limits off.
+  const served = (await getJson(`${fixture.app.url}/.well-known/openapi.json`)).body
+  assert.ok(!Object.keys(served.paths['/api/agent/register'].post.responses).includes('429'))
+  assert.ok(Object.keys(served.paths['/api/agent/register'].post.responses).includes('415'))
+  // What is documented happens: a body that is not JSON.
+  const refused = await fetch(`${fixture.app.url}/api/agent/register`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' })
+  assert.equal(refused.status, 415)
+  assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'UNSUPPORTED_MEDIA_TYPE')
 })
 
 test('its paths and methods are exactly the registry routes plus the MCP transport', async () => {

@@ -156,7 +156,7 @@ test('an unknown tool is a JSON-RPC error -32602, a body that is not JSON a -327
     body: '{"jsonrpc": "2.0", "id": 1, "method": "tools/li',
   })
   assert.equal(response.status, 400)
-  const body = await response.json()
+  const body = (await response.json()) as { jsonrpc: string; id: unknown; error: { code: number } }
   assert.equal(body.jsonrpc, '2.0')
   assert.equal(body.id, null)
   assert.equal(body.error.code, -32700)

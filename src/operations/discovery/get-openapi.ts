@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { buildOpenApi } from '../runtime/openapi.ts'
 import { defineOperation, mcpToolOperations } from '../define.ts'
+import { isRateLimited } from '../runtime/rate-limit-class.ts'
 
 export const getOpenApi = defineOperation({
   id: 'get_openapi',
@@ -14,8 +15,12 @@ export const getOpenApi = defineOperation({
   cacheSeconds: 3600,
   staleSeconds: 3600,
   mcp: false,
-  uses: ['operations', 'baseUrl'],
+  uses: ['operations', 'baseUrl', 'config'],
   async handler(ctx) {
-    return buildOpenApi(ctx.operations, { baseUrl: ctx.baseUrl(), mcp: { toolCount: mcpToolOperations(ctx.operations).length } })
+    return buildOpenApi(ctx.operations, {
+      baseUrl: ctx.baseUrl(),
+      mcp: { toolCount: mcpToolOperations(ctx.operations).length },
+      rateLimited: (op) => isRateLimited(ctx.config, op),
+    })
   },
 })

@@ -8,7 +8,10 @@ import { MCP_PATH } from './paths.ts'
 const alwaysPossible = ['INVALID_INPUT', 'INTERNAL_ERROR'] as const
 
 /** The OpenAPI 3.1 document, derived from the registry alone. */
-export function buildOpenApi(operations: AnyOperation[], options: { baseUrl: string; mcp?: { toolCount: number } }) {
+export function buildOpenApi(
+  operations: AnyOperation[],
+  options: { baseUrl: string; mcp?: { toolCount: number }; /** Whether the operation can answer 429 (its class's limits as configured). */ rateLimited?: (op: AnyOperation) => boolean },
+) {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const op of operations) {
     const input = jsonSchemaOf(op.input, 'input')
@@ -61,7 +64,10 @@ export function buildOpenApi(operations: AnyOperation[], options: { baseUrl: str
     }
 
     const errorStatuses = new Map<number, string[]>()
-    for (const code of [...alwaysPossible, ...op.errors]) {
+    // Refusals made before the handler: the rate limit of the operation's class, and for a body,
+    // its size and media type.
+    const transport = [...(options.rateLimited?.(op) ? (['RATE_LIMITED'] as const) : []), ...(op.method === 'POST' ? (['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) : [])]
+    for (const code of new Set([...alwaysPossible, ...op.errors, ...transport])) {
       const { status } = errorCodes[code]
       errorStatuses.set(status, [...(errorStatuses.get(status) ?? []), code])
     }
@@ -88,6 +94,15 @@ export function buildOpenApi(operations: AnyOperation[], options: { baseUrl: str
       }
     }
 
+    const limited = responses['429'] as { headers?: Record<string, unknown> } | undefined
+    if (limited) {
+      limited.headers = {
+        'Retry-After': { description: 'Seconds until the window resets', schema: { type: 'string' } },
+        'X-RateLimit-Limit': { description: 'Requests allowed per window', schema: { type: 'string' } },
+        'X-RateLimit-Remaining': { description: 'Requests left in the window', schema: { type: 'string' } },
+        ...limited.headers,
+      }
+    }
     for (const [status, headers] of Object.entries(op.responseHeaders ?? {})) {
       const response = responses[status] as { headers?: Record<string, unknown> } | undefined
       if (response) response.headers = { ...response.headers, ...headerObjects(headers) }
