@@ -108,7 +108,7 @@ function createChart(): uPlot {
   const stepped = uPlot.paths.stepped!({ align: 1 })
   return new uPlot(
     {
-      width: Math.max(320, element.clientWidth - 16),
+      width: Math.max(280, element.clientWidth - 16),
       height: 260,
       scales: { x: { time: true }, tokens: { auto: true }, count: { auto: true } },
       series: [
@@ -221,7 +221,8 @@ function followEvents(chart: uPlot) {
 }
 
 const chart = createChart()
-window.addEventListener('resize', debounce(() => chart.setSize({ width: Math.max(320, byId('chart').clientWidth - 16), height: 260 }), 150))
+// The chart follows its box, whatever changes its width (a window resize, a phone rotated).
+new ResizeObserver(debounce(() => chart.setSize({ width: Math.max(280, byId('chart').clientWidth - 16), height: 260 }), 100)).observe(byId('chart'))
 followEvents(chart)
 void Promise.all([showPrice(), showStats(), showGallery(), showChadboard(), showApiReference()])
 // Swaps move the price without a burn: read it again now and then.

@@ -70,10 +70,12 @@ const BODIES: Record<PageName, { title: string; description: string; body: strin
   </section>
   <section id="chadboard">
     <h2>Chadboard</h2>
-    <table class="board">
-      <thead><tr><th>#</th><th>Burner</th><th>Portraits</th><th>Tokens burned</th><th>Reputation</th><th>Latest</th></tr></thead>
-      <tbody id="chadboard-rows"></tbody>
-    </table>
+    <div class="scroll-x">
+      <table class="board">
+        <thead><tr><th>#</th><th>Burner</th><th>Portraits</th><th>Tokens burned</th><th>Reputation</th><th>Latest</th></tr></thead>
+        <tbody id="chadboard-rows"></tbody>
+      </table>
+    </div>
     <p class="muted" id="chadboard-empty" hidden>Nobody on the board yet.</p>
   </section>
   <section id="api">

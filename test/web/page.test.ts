@@ -67,6 +67,9 @@ test('/ shows the price, the gallery, the chadboard, the chart and the API refer
   }
   const image = `#gallery-grid figure[data-token-id="${firstTokenId}"] img`
   await page.waitForFunction(`(() => { const img = document.querySelector('${image}'); return img.complete && img.naturalWidth > 0 })()`)
+  // Shown whole and square, as the portrait is (not cropped to a strip by its size attributes).
+  const box = (await page.locator(image).boundingBox())!
+  assert.ok(box.width > 100 && Math.abs(box.width - box.height) <= 1, `portrait shown ${box.width}×${box.height}`)
   const row = page.locator(`#chadboard-rows tr[data-address="${holder.address}"]`)
   await row.waitFor()
   assert.match(await row.textContent() ?? '', /225,000/)
@@ -98,6 +101,17 @@ test('/ shows the price, the gallery, the chadboard, the chart and the API refer
   await page.locator(`#chadboard-rows tr[data-address="${holder.address}"] td:nth-child(3)`, { hasText: /^2$/ }).waitFor()
   assert.equal(await page.locator('#gallery-grid figure').count(), 2)
   assert.equal(await page.evaluate('window.notReloaded'), true, 'the page was not reloaded')
+
+  // On a phone's width the page does not scroll sideways (the chadboard scrolls in its box).
+  await page.setViewportSize({ width: 390, height: 844 })
+  // The chart follows its box's new width after a short debounce.
+  for (let waited = 0; !(await page.evaluate(`document.querySelector('#chart .uplot').getBoundingClientRect().right <= window.innerWidth`)); waited += 100) {
+    assert.ok(waited < 5_000, 'the chart fits the narrow screen')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  const wide = await page.evaluate(`[...document.querySelectorAll('body *')].filter((e) => { if (e.getBoundingClientRect().right <= window.innerWidth + 1) return false; for (let a = e.parentElement; a; a = a.parentElement) if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(a).overflowX)) return false; return true }).map((e) => e.tagName + '#' + e.id + '.' + e.className + ':' + Math.round(e.getBoundingClientRect().right)).slice(0, 12)`)
+  assert.deepEqual(wide, [], 'nothing wider than a 390 px screen, but inside a box that scrolls')
+  assert.equal(await page.evaluate('document.documentElement.scrollWidth'), 390)
 
   assert.deepEqual(errors, [])
   await page.close()
