@@ -70,6 +70,7 @@ describe('classifier behaviour', () => {
     assert.equal(intentOf('compare alice.mega bob.mega'), 'compare')
     assert.equal(intentOf('emission schedule'), 'emission_schedule')
     assert.equal(intentOf('schedule a burn'), 'schedule')
+    assert.equal(intentOf('buy megachad with half an eth'), 'swap')
   })
 
   test('confidence is between 0 and 1 and ranks are sorted', () => {
@@ -87,6 +88,7 @@ describe('classifier behaviour', () => {
     assert.equal(canonicalWord('burning'), 'burn')
     assert.equal(canonicalWord('stak'), 'stake')
     assert.equal(canonicalWord('mine'), 'mine', 'common words are never corrected')
+    for (const word of ['half', 'save', 'shake', 'sale', 'plant', 'prize', 'star']) assert.equal(canonicalWord(word), word, `${word} is an English word, not a typo of a keyword`)
     assert.deepEqual(canonicalForms('registr').sort(), ['register', 'registry'], 'a near tie keeps both readings')
   })
 })

@@ -137,6 +137,9 @@ export function extractEntities(message: string): Entities {
     return m
   })
 
+  // "half an eth", "half a megachad": 0.5 of the unit.
+  text = text.replace(/\bhalf\s+(?:an?\s+)?(\$?[a-z][a-z-]*)/g, (m, unit: string) => (tokenOf(unit) ? ` 0.5 ${unit}` : m))
+
   // Amounts: a number, an optional scale (k, m, million), an optional unit.
   const amountPattern =
     /(?<![\w.])(\d+(?:[.,]\d+)*|\.\d+)\s*(?:(k|thousand|m|mil|mill|million|mm|b|billion)(?![a-z]))?\s*(\$?[a-z][a-z-]*)?/g

@@ -135,5 +135,11 @@ export const KEEP = new Set(
     'stay still stop such sure system talk taken test than thank thanks their there these thing think those though ' +
     'thought through today together told took top toward try trying under until upon usual wait walk wanted watch way ' +
     'week went while whole why wish within word world worth yeah year yes yet young ' +
+    // English words one typo from a keyword ("half" is not "halt", "save" not "safe", "shake" not "stake").
+    'half halve sale male pain apple bank bath beat became belt black boot burst butter cash catch cause chair cheat clock ' +
+    'coast coat cold copy corn court crown delay differ dinner field firm flower form goal gray grade grow hate hole lack ' +
+    'leaf lend letter lift lost love luck lunch mile movie north outer pass plain plane plant play poor prefer pride prize ' +
+    'proper protect quiet race rare relax rise save seat seek shake shell shoe shop shot sing size slow smell soap speed ' +
+    'spell spite sport stage star stare thin thus touch winter snake prime prince swamp swan sway spam barn tall tale ' +
     'megachad megagooner mogger jester chadboard proposal proposals').split(/\s+/),
 )

@@ -791,4 +791,6 @@ export const TRAINING: Array<[Intent, string]> = [
   ['schedule', 'schedule recurring burns weekly'],
   ['compare', 'compare wallets 0x90f79bf6eb2c4f870365e785982e1f101e93b906 0x976ea74026e726554db657fa54763abd0c3a0aa9'],
   ['burn', 'burn tokens for 0x90f79bf6eb2c4f870365e785982e1f101e93b906'],
+  // Found by testing the API (POST /api/agent/chat); fixed by general rules, then kept here.
+  ['swap', 'buy megachad with half an eth'],
 ]
