@@ -71,6 +71,7 @@ describe('classifier behaviour', () => {
     assert.equal(intentOf('emission schedule'), 'emission_schedule')
     assert.equal(intentOf('schedule a burn'), 'schedule')
     assert.equal(intentOf('buy megachad with half an eth'), 'swap')
+    assert.equal(intentOf('how many tokens do I get for 0.5 ETH?'), 'swap')
   })
 
   test('confidence is between 0 and 1 and ranks are sorted', () => {

@@ -793,4 +793,5 @@ export const TRAINING: Array<[Intent, string]> = [
   ['burn', 'burn tokens for 0x90f79bf6eb2c4f870365e785982e1f101e93b906'],
   // Found by testing the API (POST /api/agent/chat); fixed by general rules, then kept here.
   ['swap', 'buy megachad with half an eth'],
+  ['swap', 'how many tokens do I get for 0.5 ETH?'],
 ]
