@@ -72,6 +72,7 @@ describe('classifier behaviour', () => {
     assert.equal(intentOf('schedule a burn'), 'schedule')
     assert.equal(intentOf('buy megachad with half an eth'), 'swap')
     assert.equal(intentOf('how many tokens do I get for 0.5 ETH?'), 'swap')
+    assert.equal(intentOf('buy 225000 tokens'), 'swap')
   })
 
   test('confidence is between 0 and 1 and ranks are sorted', () => {

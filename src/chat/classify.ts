@@ -19,7 +19,7 @@ const RULES: Record<Intent, Rule[]> = {
     [-2, '@count'], [-2.5, '@chain'], [-2, 'SCHEDULE'], [-1.5, 'RECENT'], [-1.5, 'PEOPLE'], [-2, 'GALLERY'], [-2, 'LEADER'], [-1.5, 'COMPARE'], [-2, 'HOW_MUCH', '!SELF'], [-2, 'SHOW', '!LOOKSMAXX'], [1.5, 'PLAN']],
   cross_chain_looksmaxx: [[2, '@chain'], [2.5, '@chain', 'INTENT'], [1.5, '@chain', 'NFT'], [1, '@chain', 'GET'], [2, '@chain', 'LOOKSMAXX'], [2, '@chain', 'PORTRAIT'], [2, '@chain', 'BURN'], [1, '@chain', 'MINT'], [1, '@chain', 'BUY'],
     [-1, '@chain', 'BRIDGE', '!LOOKSMAXX', '!PORTRAIT', '!BURN', '!MINT']],
-  swap: [[2.5, 'BUY'], [2.5, '@eth', '@MC', '!BURN', '!PRICE'], [2, 'QUOTE'], [1.5, 'QUOTE', '@eth'], [1, '@eth', '@MC'], [2.5, '@MC', 'GET', '!BURN', '!PORTRAIT'], [1, '@eth', 'BUY'], [2, 'HOW_MUCH', '@MC', '@eth'], [0.5, '@MC', 'BUY'], [2.5, 'TOKEN_WORD', '@eth', '!BURN', '!PRICE', '!STAKE', '!LIQUIDITY'], [2.5, 'HOW_MUCH', '@eth', '!@topic'], [2, 'GET', '@eth', '!@topic'],
+  swap: [[2.5, 'BUY'], [2.5, '@eth', '@MC', '!BURN', '!PRICE'], [2, 'QUOTE'], [1.5, 'QUOTE', '@eth'], [1, '@eth', '@MC'], [2.5, '@MC', 'GET', '!BURN', '!PORTRAIT'], [1, '@eth', 'BUY'], [2, 'HOW_MUCH', '@MC', '@eth'], [0.5, '@MC', 'BUY'], [2.5, 'TOKEN_WORD', '@eth', '!BURN', '!PRICE', '!STAKE', '!LIQUIDITY'], [2.5, 'HOW_MUCH', '@eth', '!@topic'], [2, 'GET', '@eth', '!@topic'], [1, '@MCamount', 'BUY'], [2.5, '@MCamount', 'GET', '!BURN', '!STAKE', '!PORTRAIT', '!LIQUIDITY'],
     [-3.5, '@MG'], [-2, '@venue'], [-2, 'LIQUIDITY'], [-2.5, '@chain'], [-1.5, 'BURN', '!@eth'], [-2, 'STAKE'], [-2, 'SCHEDULE'], [-2, 'REWARD']],
   burn: [[2.5, 'BURN'], [-2, 'COST_Q', '@ETHword'], [0.5, 'BURN', '@amount'], [-1, 'PORTRAIT'], [-3, '@count'], [-3, 'GASLESS'], [-2.5, 'SCHEDULE'], [-2, 'STATS'], [-2, 'LEADER'], [-1.5, 'PRICE'], [-2.5, '@chain'],
     [-2, 'ELIGIBLE'], [-1.5, 'HOW_MUCH', '!SELF'], [-1.5, 'WHO'], [-1.5, 'GALLERY'], [-1.5, 'RECENT'], [-2, 'CAN', '@addr'], [-1.5, 'READY', 'SELF'], [-2, 'SIGN'], [-2.5, 'MULTI']],
@@ -226,6 +226,7 @@ function entityFeatures(entities: Entities, concepts: Set<string>): Set<string> 
   if (entities.support) features.add('@support')
   if (entities.amounts.length) features.add('@amount')
   if (entities.amounts.some((a) => a.token === 'ETH')) features.add('@eth')
+  if (entities.amounts.some((a) => a.token === 'MC')) features.add('@MCamount')
   if (entities.tokens.includes('MC')) features.add('@MC')
   if (entities.tokens.includes('MG')) features.add('@MG')
   if (entities.tokens.includes('ETH')) features.add('@ETHword')

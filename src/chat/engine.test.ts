@@ -94,3 +94,13 @@ test('a missing proposal id is asked for, and nothing is called', async () => {
   assert.deepEqual(voted.actions[0]!.body, { proposalId: 4, support: 'against' })
   assert.equal(voted.actions[0]!.endpoint, '/api/defi/governance/vote-tx?proposalId=4&support=against')
 })
+
+test('a token amount to buy is never quoted as ETH: without the quote operation the chat asks for an ETH amount', async () => {
+  const result = await chat(ctx, { message: 'buy 225000 tokens' })
+  assert.equal(result.intent, 'swap')
+  assert.equal(result.operationId, null)
+  assert.equal(result.data, null)
+  assert.match(result.answer, /225,000 MEGACHAD/)
+  assert.match(result.answer, /how much ETH/)
+  assert.ok(!result.actions.some((a) => a.endpoint.includes('ethAmount=225000')))
+})

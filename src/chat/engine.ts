@@ -6,9 +6,9 @@ import { parseOperationInput } from '../operations/runtime/parse-input.ts'
 import { runOperation } from '../operations/runtime/run-operation.ts'
 import { toAppError } from '../operations/runtime/errors.ts'
 import { jsonSchemaOf } from '../operations/json-schema.ts'
-import { extractEntities, type Entities } from './extract.ts'
+import { ethAmountOf, extractEntities, type Entities } from './extract.ts'
 import { classify, type Classification } from './classify.ts'
-import { INTENT_TABLE, type Call, type Intent, type IntentInput, type Missing } from './intents.ts'
+import { INTENT_TABLE, fmt, type Call, type Intent, type IntentInput, type Missing } from './intents.ts'
 import type { LlmRefiner } from './llm.ts'
 
 /** A suggested next call: a valid call of this API (method + path exist, body parses). */
@@ -93,6 +93,8 @@ async function answerIntent(classification: Classification, input: IntentInput, 
   if (intent === 'unclear') return unclear(classification, input, runner)
   if (intent === 'compare') return compare(input, runner)
   if (intent === 'multi_burn') return multiBurn(input, runner)
+  const tokensWanted = input.entities.amounts.find((a) => a.token === 'MC')?.value
+  if (intent === 'swap' && tokensWanted && !ethAmountOf(input.entities, true)) return swapForTokens(tokensWanted, input, runner)
   const spec = INTENT_TABLE[intent]
   const operationId = spec.operations.find((id) => runner.has(id))
   if (!operationId) {
@@ -256,6 +258,69 @@ async function compare(input: IntentInput, runner: Runner): Promise<Answer> {
     data: { wallets: [a, b], sideBySide: [ra, rb], leader: leader ? leader.address : null },
     actions,
     error: null,
+  }
+}
+
+/** An ETH decimal of at least `x`, with enough places for tiny amounts ("0.000231"), never in exponent form. */
+function ethCeil(x: number): string {
+  const places = Math.min(18, Math.max(6, Math.ceil(-Math.log10(x)) + 4))
+  const factor = 10 ** places
+  const fixed = (Math.ceil(x * factor) / factor).toFixed(places).replace(/0+$/, '')
+  return fixed.endsWith('.') ? `${fixed}0` : fixed
+}
+
+/**
+ * "buy 225k tokens": the ETH that buys that many tokens. The spot price (get_price) gives an
+ * estimate with 3 % to spare (as the looksmaxx plan prices missing tokens); the live quote of
+ * that amount (get_swap_quote) is the data, re-quoted once if price impact left it short.
+ * Without both operations the chat asks for an ETH amount rather than quote something else.
+ */
+async function swapForTokens(tokens: string, input: IntentInput, runner: Runner): Promise<Answer> {
+  const wanted = Number(tokens)
+  const base = { intent: 'swap' as const, error: null }
+  const ask = `Say how much ETH to spend, e.g. "swap 0.1 eth for megachad".`
+  if (!runner.has('get_price') || !runner.has('get_swap_quote')) {
+    return { ...base, answer: `I cannot price ${fmt(wanted)} MEGACHAD in ETH on this deployment. ${ask}`, data: null, actions: fallbackActions('swap', input, runner), operationId: null }
+  }
+  const price = await runner.run('get_price', {})
+  const ethPerCoin = price.ok ? Number((price.data as any).price?.ethPerCoin) : NaN
+  if (!price.ok || !(ethPerCoin > 0)) {
+    const error = price.ok ? { code: 'DEX_QUOTE_FAILED', message: 'the pool gave no price' } : { code: price.code, message: price.message }
+    return { ...base, answer: `Could not price ${fmt(wanted)} MEGACHAD in ETH (${error.code}): ${error.message}. ${ask}`, data: null, actions: [], operationId: 'get_price', error }
+  }
+  const recipient = input.wallet ? { recipient: input.wallet } : {}
+  let ethAmount = ethCeil(wanted * ethPerCoin * 1.03)
+  let quote = await runner.run('get_swap_quote', { ethAmount, ...recipient })
+  const coinOut = (outcome: typeof quote) => (outcome.ok ? Number((outcome.data as any).quote?.coinOut) : NaN)
+  if (quote.ok && coinOut(quote) > 0 && coinOut(quote) < wanted) {
+    // Price impact: scale up by the shortfall, with the same 3 % to spare.
+    const retry = ethCeil(Number(ethAmount) * (wanted / coinOut(quote)) * 1.03)
+    const second = await runner.run('get_swap_quote', { ethAmount: retry, ...recipient })
+    if (second.ok) [ethAmount, quote] = [retry, second]
+  }
+  const action = runner.action({ operationId: 'get_swap_quote', input: { ethAmount, ...recipient }, label: `Quote ${ethAmount} ETH` })
+  const next = (INTENT_TABLE.swap.next?.(input, null) ?? []).map((call) => runner.action(call))
+  const actions = [action, ...next].filter((a): a is ChatAction => a !== undefined)
+  if (!quote.ok) {
+    return {
+      ...base,
+      answer: `At the spot price ${fmt(wanted)} MEGACHAD cost about ${ethAmount} ETH, but the live quote was refused (${quote.code}): ${quote.message}`,
+      data: null,
+      actions,
+      operationId: 'get_swap_quote',
+      error: { code: quote.code, message: quote.message },
+    }
+  }
+  const out = coinOut(quote)
+  return {
+    ...base,
+    answer:
+      out >= wanted
+        ? `About ${ethAmount} ETH buys ${fmt(wanted)} MEGACHAD: the live quote for ${ethAmount} ETH is about ${fmt(out, 0)} MEGACHAD (2% slippage applied to the minimum).`
+        : `${fmt(wanted)} MEGACHAD is more than the pool sells at a fair price: ${ethAmount} ETH buys only about ${fmt(out, 0)} (price impact). Try a smaller amount.`,
+    data: quote.data,
+    actions,
+    operationId: 'get_swap_quote',
   }
 }
 

@@ -15,6 +15,8 @@ test('amounts with units and scales', () => {
   assert.equal(extractEntities('swap 1,000 mc for mg').amounts[0]!.value, '1000')
   assert.deepEqual(extractEntities('quote 500000000000000000 wei').amounts[0], { value: '0.5', token: 'ETH', raw: '500000000000000000 wei' })
   assert.deepEqual(extractEntities('swap 1000 mc for mg').tokens, ['MC', 'MG'])
+  assert.deepEqual(extractEntities('buy 225000 tokens').amounts, [{ value: '225000', token: 'MC', raw: '225000 tokens' }], 'tokens are MEGACHAD, never ETH')
+  assert.deepEqual(extractEntities('how much eth to buy 225k tokens').amounts, [{ value: '225000', token: 'MC', raw: '225k tokens' }])
   assert.deepEqual(extractEntities('buy megachad with half an eth').amounts, [{ value: '0.5', token: 'ETH', raw: '0.5 eth' }])
   assert.deepEqual(extractEntities('half the tokens').amounts, [])
 })

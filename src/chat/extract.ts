@@ -151,7 +151,8 @@ export function extractEntities(message: string): Entities {
     if (digits.startsWith('.')) digits = `0${digits}`
     const scale = match[2] ? SCALE[match[2]]! : 1
     const unitWord = match[3]
-    const unit = unitWord ? tokenOf(unitWord) : undefined
+    // "225000 tokens" counts the service token (MEGACHAD), never ETH.
+    const unit = unitWord ? (tokenOf(unitWord) ?? (/^(?:tokens?|coins?)$/.test(unitWord) ? 'MC' : undefined)) : undefined
     let value = scaled(digits, scale)
     if (unitWord === 'wei' && /^\d+$/.test(value)) value = formatEther(BigInt(value))
     else if (unitWord === 'gwei') value = formatEther(BigInt(Math.round(Number(value) * 1e9)))

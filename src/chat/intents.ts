@@ -41,7 +41,7 @@ export type IntentSpec = {
 const needWallet: Missing = { missing: 'wallet', hint: 'Send your wallet address (in the message or as `wallet`).' }
 const needProposal: Missing = { missing: 'proposalId', hint: 'Name the proposal, e.g. "proposal 3" or "#3".' }
 
-const fmt = (n: unknown, digits = 2) =>
+export const fmt = (n: unknown, digits = 2) =>
   typeof n === 'number' && Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits }) : String(n ?? '?')
 
 const walletOr = (ctx: IntentInput) => (ctx.wallet ? { address: ctx.wallet } : needWallet)

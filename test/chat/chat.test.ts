@@ -122,6 +122,26 @@ describe('POST /api/agent/chat: intents end to end on the devnet', () => {
     assert.equal(body.actions.length, 2)
   })
 
+  test('swap: a token amount asks for the ETH that buys it; "half an eth" and "how many tokens for 0.5 ETH" quote 0.5 ETH', async () => {
+    for (const message of ['buy 225000 tokens', 'How much ETH do I need to buy 225k tokens?']) {
+      const { body } = await post({ message })
+      assert.equal(body.intent, 'swap', message)
+      assert.equal(body.operationId, 'get_swap_quote', message)
+      assert.deepEqual(body.entities.amounts[0], { value: '225000', token: 'MC', raw: message.includes('225k') ? '225k tokens' : '225000 tokens' })
+      assert.ok(Number(body.data.quote.ethIn) < 100, `${message}: ${body.data.quote.ethIn} ETH is not 225000 ETH`)
+      assert.ok(body.data.quote.coinOut >= 225_000 && body.data.quote.coinOut < 225_000 * 1.1, `${message}: ${body.data.quote.coinOut} tokens`)
+      assert.match(body.answer, new RegExp(`^About ${body.data.quote.ethIn} ETH buys 225,000 MEGACHAD`))
+      assert.equal(body.actions[0].endpoint, `/api/x402/quote?ethAmount=${body.data.quote.ethIn}`)
+    }
+    const { body: swap } = await post({ message: 'swap 0.5 eth' })
+    assert.equal(swap.data.quote.ethIn, '0.5')
+    for (const message of ['how many tokens do I get for 0.5 ETH?', 'buy megachad with half an eth']) {
+      const { body } = await post({ message })
+      assert.equal(body.intent, 'swap', message)
+      assert.equal(body.answer, swap.answer, message)
+    }
+  })
+
   test('multi_burn: count × 225,000 and count USDm, and what the wallet lacks', async () => {
     const holder = fixture.devnet.info.accounts.demoHolder
     const { body } = await post({ message: 'burn 5 times', wallet: holder })

@@ -792,6 +792,8 @@ export const TRAINING: Array<[Intent, string]> = [
   ['compare', 'compare wallets 0x90f79bf6eb2c4f870365e785982e1f101e93b906 0x976ea74026e726554db657fa54763abd0c3a0aa9'],
   ['burn', 'burn tokens for 0x90f79bf6eb2c4f870365e785982e1f101e93b906'],
   // Found by testing the API (POST /api/agent/chat); fixed by general rules, then kept here.
+  ['swap', 'buy 225000 tokens'],
+  ['swap', 'How much ETH do I need to buy 225k tokens?'],
   ['swap', 'buy megachad with half an eth'],
   ['swap', 'how many tokens do I get for 0.5 ETH?'],
 ]
