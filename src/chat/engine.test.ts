@@ -43,6 +43,12 @@ const ops = [
     handler: async () => ({ executionPlan: [{}] }),
   }),
   defineOperation({
+    id: 'get_gasless_burn', method: 'GET', path: '/api/gasless/burn', summary: 'gasless', tags: ['gasless'], errors: [],
+    input: z.object({ address: z.string() }),
+    output: z.object({ ready: z.boolean(), approval: z.object({ status: z.string() }), balance: z.object({ sufficient: z.boolean(), balanceFormatted: z.string() }) }),
+    handler: async () => ({ ready: false, approval: { status: 'ok' }, balance: { sufficient: false, balanceFormatted: '6844.974336063857105362' } }),
+  }),
+  defineOperation({
     id: 'get_agent_index', method: 'GET', path: '/api/agent', summary: 'index', tags: ['discovery'], errors: [],
     input: z.object({}), output: z.object({}), handler: async () => ({}),
   }),
@@ -103,4 +109,11 @@ test('a token amount to buy is never quoted as ETH: without the quote operation 
   assert.match(result.answer, /225,000 MEGACHAD/)
   assert.match(result.answer, /how much ETH/)
   assert.ok(!result.actions.some((a) => a.endpoint.includes('ethAmount=225000')))
+})
+
+test('token amounts in answers are formatted like the rest of chat, not raw decimals', async () => {
+  const result = await chat(ctx, { message: 'gasless burn for 0x70997970c51812dc3a010c7d01b50e0d17dc79c8' })
+  assert.equal(result.intent, 'gasless')
+  assert.match(result.answer, /the balance \(6,844\.97\) is below 225,000/)
+  assert.doesNotMatch(result.answer, /6844\.974/)
 })

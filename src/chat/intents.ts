@@ -44,6 +44,9 @@ const needProposal: Missing = { missing: 'proposalId', hint: 'Name the proposal,
 export const fmt = (n: unknown, digits = 2) =>
   typeof n === 'number' && Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits }) : String(n ?? '?')
 
+/** A decimal string of an operation ("6844.974336063857105362") worded like `fmt`: "6,844.97". */
+const fmtDecimal = (s: unknown, digits = 2) => (typeof s === 'string' && /^\d+(\.\d+)?$/.test(s) ? fmt(Number(s), digits) : fmt(s, digits))
+
 const walletOr = (ctx: IntentInput) => (ctx.wallet ? { address: ctx.wallet } : needWallet)
 
 /** The token a DeFi swap sells: the one written first after a selling verb, else the first named of MC/MG. */
@@ -166,7 +169,7 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     operations: ['get_wallet'],
     input: walletOr,
     answer: (d) =>
-      `${d.address} holds ${d.balances?.eth} ETH, ${fmt(d.balances?.coin)} MEGACHAD and ${d.balances?.looksmaxxedNFTs ?? 0} portrait NFTs. ${d.burnEligibility?.canBurn ? 'It can burn for a portrait.' : `It needs ${fmt(d.burnEligibility?.tokensNeeded)} more tokens to burn.`}`,
+      `${d.address} holds ${fmtDecimal(d.balances?.eth, 6)} ETH, ${fmt(d.balances?.coin)} MEGACHAD and ${d.balances?.looksmaxxedNFTs ?? 0} portrait NFTs. ${d.burnEligibility?.canBurn ? 'It can burn for a portrait.' : `It needs ${fmt(d.burnEligibility?.tokensNeeded)} more tokens to burn.`}`,
     next: (ctx) => [...plan(ctx), ...(ctx.wallet ? [{ operationId: 'get_identity', input: { addressOrName: ctx.wallet }, label: 'Full profile' }] : [])],
   },
   gallery: {
@@ -217,7 +220,7 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     answer: (d) =>
       d.ready
         ? 'Ready: sign the BurnRequest typed data and POST it to /api/gasless/burn; the relayer pays the gas.'
-        : `Not ready yet: ${d.approval?.status === 'needed' ? 'approve the relayer first (transaction included)' : ''}${d.balance?.sufficient === false ? `${d.approval?.status === 'needed' ? ' and ' : ''}the balance (${d.balance?.balanceFormatted}) is below 225,000` : ''}.`,
+        : `Not ready yet: ${d.approval?.status === 'needed' ? 'approve the relayer first (transaction included)' : ''}${d.balance?.sufficient === false ? `${d.approval?.status === 'needed' ? ' and ' : ''}the balance (${fmtDecimal(d.balance?.balanceFormatted)}) is below 225,000` : ''}.`,
   },
   compare: {
     description: 'Two wallets or .mega names side by side',
