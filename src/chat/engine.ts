@@ -111,6 +111,21 @@ async function answerIntent(classification: Classification, input: IntentInput, 
     }
   }
   const built = spec.input(input, operationId)
+  if (isMissing(built) && spec.whenMissing && runner.has(spec.whenMissing.operationId)) {
+    const read = spec.whenMissing
+    const readInput = read.input(input)
+    const outcome = await runner.run(read.operationId, readInput)
+    if (outcome.ok) {
+      return {
+        intent,
+        answer: read.answer(outcome.data, input, built),
+        data: outcome.data,
+        actions: [runner.action({ operationId: read.operationId, input: readInput, label: 'The same data, directly' })].filter((a): a is ChatAction => a !== undefined),
+        operationId: read.operationId,
+        error: null,
+      }
+    }
+  }
   if (isMissing(built)) {
     const hint = built.hint.charAt(0).toUpperCase() + built.hint.slice(1)
     return { intent, answer: `I understood "${intent.replace(/_/g, ' ')}". ${hint}`, data: null, actions: fallbackActions(intent, input, runner), operationId: null, error: null }

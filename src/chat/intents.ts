@@ -36,6 +36,11 @@ export type IntentSpec = {
   answer(data: any, ctx: IntentInput): string
   /** Follow-up calls worth suggesting (filtered against the registry by the engine). */
   next?(ctx: IntentInput, data: any): Call[]
+  /**
+   * A read that still answers when `input` lacks something ("what can I stake?" has no amount):
+   * its data and answer, which says what to add, instead of only asking for it.
+   */
+  whenMissing?: { operationId: string; input(ctx: IntentInput): Record<string, unknown>; answer(data: any, ctx: IntentInput, missing: Missing): string }
 }
 
 const needWallet: Missing = { missing: 'wallet', hint: 'Send your wallet address (in the message or as `wallet`).' }
@@ -82,6 +87,19 @@ function stakingTx(action: 'stake' | 'unstake' | 'claim') {
     }
   }
 }
+
+const apr = (bps: unknown) => (typeof bps === 'number' ? `${fmt(bps / 100, 1)} % APR` : 'no stake yet')
+
+/** What can be staked where (get_defi_staking), the wallet's position, then what to say to act. */
+function stakingOptions(d: any, _ctx: IntentInput, missing: Missing): string {
+  const venues = `You can stake MEGACHAD in mogger (${fmtDecimal(d.mogger?.totalStakedFormatted, 0)} staked, ${apr(d.mogger?.aprBps)}) or the MC/MG LP token in jester (${fmtDecimal(d.jester?.totalStakedFormatted, 0)} staked, ${apr(d.jester?.aprBps)}); both earn MEGAGOONER (MG).`
+  const w = d.wallet
+  const position = w
+    ? `${w.address} has ${fmtDecimal(w.mogger?.stakedFormatted)} MEGACHAD staked in mogger (${fmtDecimal(w.mogger?.earnedFormatted)} MG earned) and ${fmtDecimal(w.jester?.stakedFormatted)} LP in jester (${fmtDecimal(w.jester?.earnedFormatted)} MG earned)${w.nftCount ? `, ${w.nftCount} NFTs boosting ×${fmt(w.boostMultiplierBps / 10_000, 3)}` : ''}.`
+    : 'Send your wallet to see your position.'
+  return `${venues} ${position} ${missing.hint}`
+}
+const stakingRead = { operationId: 'get_defi_staking', input: (ctx: IntentInput) => (ctx.wallet ? { address: ctx.wallet } : {}), answer: stakingOptions }
 
 /** Answer for operations whose output shape this engine does not know in detail. */
 const generic = (what: string) => (data: any) =>
@@ -273,6 +291,7 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     example: 'stake 1000 mc in mogger',
     operations: ['build_staking_tx'],
     input: stakingTx('stake'),
+    whenMissing: stakingRead,
     answer: (d) => `Staking plan ready: ${d.executionPlan?.length ?? 'the'} transaction(s) to send from your wallet.`,
     next: (ctx) => [stakingCall(ctx), safetyCall],
   },
@@ -281,6 +300,7 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     example: 'unstake 500 from jester',
     operations: ['build_staking_tx'],
     input: stakingTx('unstake'),
+    whenMissing: stakingRead,
     answer: (d) => `Unstaking plan ready: ${d.executionPlan?.length ?? 'the'} transaction(s) to send.`,
     next: (ctx) => [stakingCall(ctx)],
   },

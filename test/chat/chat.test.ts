@@ -10,6 +10,7 @@ import { HELD_OUT } from '../../src/chat/corpus/held-out.ts'
 import { HELD_OUT_2 } from '../../src/chat/corpus/held-out-2.ts'
 import { HELD_OUT_3 } from '../../src/chat/corpus/held-out-3.ts'
 import { AGENT_INTENTS } from '../../src/operations/agent/intents.ts'
+import { defiAccountAddresses, defiRoles } from '../../src/devnet/defi-accounts.ts'
 
 // The LLM refiner is configured against a local server speaking the chat-completions API; it
 // is only asked when the rules are unsure. The env object is filled before the app starts.
@@ -172,6 +173,21 @@ describe('POST /api/agent/chat: intents end to end on the devnet', () => {
     assert.equal(body.data, null)
     assert.match(body.answer, /not available on this deployment/)
     assert.equal(body.actions[0].endpoint, '/api/agent')
+  })
+
+  test('stake without an amount ("what can I stake?") answers the venues and the position, and how to stake', async () => {
+    const staker = defiAccountAddresses[defiRoles.stakers.ten]
+    const { body } = await post({ message: 'what can I stake?', wallet: staker })
+    assert.equal(body.intent, 'stake')
+    assert.equal(body.operationId, 'get_defi_staking')
+    assert.equal(body.data.wallet.address, staker)
+    assert.match(body.answer, /MEGACHAD in mogger .* MC\/MG LP token in jester/)
+    assert.match(body.answer, new RegExp(`${staker} has 1,000,000 MEGACHAD staked in mogger`))
+    assert.match(body.answer, /"stake 1000 MC in mogger"/)
+    assert.equal(body.actions[0].endpoint, `/api/defi/staking?address=${staker}`)
+    const { body: anonymous } = await post({ message: 'what can I stake?' })
+    assert.equal(anonymous.data.wallet, undefined)
+    assert.match(anonymous.answer, /Send your wallet to see your position/)
   })
 
   test('compare with one party and the request wallet: the named party, then the wallet', async () => {

@@ -796,4 +796,5 @@ export const TRAINING: Array<[Intent, string]> = [
   ['swap', 'How much ETH do I need to buy 225k tokens?'],
   ['swap', 'buy megachad with half an eth'],
   ['swap', 'how many tokens do I get for 0.5 ETH?'],
+  ['stake', 'what can I stake?'],
 ]
