@@ -39,12 +39,19 @@ export const chainInfo = z.object({
   rpc: z.string(),
 })
 
-/** A query integer with bounds; out-of-range values are refused, not clamped. */
-export const queryInt = (opts: { min: number; max?: number; default: number; description: string }) => {
-  let schema = z.coerce.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(opts.min)
-  if (opts.max !== undefined) schema = schema.max(opts.max)
-  return schema.default(opts.default).meta({ description: opts.description })
+/**
+ * An integer of the query (or a tool's number) within bounds; out-of-range values are refused,
+ * not clamped, and the message says which bound (the schema's own error would cover every check).
+ */
+export const boundedInt = (min: number, max?: number) => {
+  const range = max === undefined ? `at least ${min}` : `from ${min} to ${max}`
+  const schema = z.coerce.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(min, { error: `must be ${range}` })
+  return max === undefined ? schema : schema.max(max, { error: `must be ${range}` })
 }
+
+/** A query integer with bounds and a default. */
+export const queryInt = (opts: { min: number; max?: number; default: number; description: string }) =>
+  boundedInt(opts.min, opts.max).default(opts.default).meta({ description: opts.description })
 
 /** The transaction instructions the builders return: the caller signs and sends them. */
 export const txRequest = z.object({

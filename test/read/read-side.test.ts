@@ -64,11 +64,14 @@ describe('GET /api/gallery', () => {
     assert.equal((await getJson(`${app.url}/api/gallery?limit=50&offset=100`)).body.burns.length, 0)
   })
 
-  for (const query of ['limit=0', 'limit=51', 'offset=-1', 'limit=abc', 'limit=2.5']) {
+  // The message says what is wrong: the bound for a number out of range, not "an integer".
+  const expected: Record<string, RegExp> = { 'limit=0': /limit.*from 1 to 50/, 'limit=51': /limit.*from 1 to 50/, 'offset=-1': /offset.*at least 0/, 'limit=abc': /limit.*integer/, 'limit=2.5': /limit.*integer/ }
+  for (const [query, message] of Object.entries(expected)) {
     test(`400 for ${query}`, async () => {
       const { status, body } = await getJson(`${app.url}/api/gallery?${query}`)
       assert.equal(status, 400)
       assert.equal(body.error.code, 'INVALID_INPUT')
+      assert.match(body.error.message, message)
     })
   }
 })

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
-import { addressIn, wei } from '../schemas.ts'
+import { addressIn, boundedInt, wei } from '../schemas.ts'
 import { readPair } from '../../chain/reads/read-pair.ts'
 import { buildPairSwapPlan } from '../../chain/builders/build-pair-plans.ts'
 import { CHAIN_ID, humanAmount, planOrThrow, planOut } from './shared.ts'
@@ -17,7 +17,7 @@ export const buildAmmSwapTx = defineOperation({
     from: z.enum(['MC', 'MG']).meta({ description: 'Input token: MC (MEGACHAD) or MG' }),
     amount: humanAmount('Input amount in token units'),
     recipient: addressIn('Receiver of the output'),
-    slippageBps: z.coerce.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(0).max(9999).default(200).meta({ description: 'Slippage tolerance in bps (default 200)' }),
+    slippageBps: boundedInt(0, 9999).default(200).meta({ description: 'Slippage tolerance in bps (default 200)' }),
   }),
   output: z.object({
     ...planOut,

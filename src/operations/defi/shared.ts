@@ -3,7 +3,7 @@ import { formatUnits, parseUnits } from 'viem'
 import { AppError } from '../../errors/app-error.ts'
 import type { PlanResult } from '../../chain/builders/plan.ts'
 import { CHAIN_ID, TOKEN_DECIMALS } from '../../chain/constants.ts'
-import { addressOut, hexData, wei } from '../schemas.ts'
+import { addressOut, boundedInt, hexData, wei } from '../schemas.ts'
 
 /** 10^12 tokens of 18 decimals. */
 const MAX_TOKEN_WEI = 10n ** 30n
@@ -20,7 +20,7 @@ export const humanAmount = (description: string) =>
     .refine((v) => v <= MAX_TOKEN_WEI, { error: 'is larger than any token supply' })
 
 /** A positive integer id from the query or the path. */
-export const proposalIdIn = z.coerce.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(1).meta({ description: 'Proposal id (1, 2, …)' })
+export const proposalIdIn = boundedInt(1).meta({ description: 'Proposal id (1, 2, …)' })
 
 export const planStepOut = z.object({
   to: addressOut,
