@@ -2,6 +2,7 @@ import path from 'node:path'
 import type { Logger } from 'pino'
 import { ConfigError, type Config } from './config/load.ts'
 import { createLogger } from './config/logger.ts'
+import { secretUrlsOf } from './config/redact-url.ts'
 import type { Context } from './context.ts'
 import { chatAgent } from './chat/agent.ts'
 import { createChain } from './chain/clients.ts'
@@ -99,7 +100,7 @@ function createIpfs(config: Config, baseUrl: () => string): IpfsPinner {
  * serves each port (embedded or production) is decided here and nowhere else.
  */
 export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<App> {
-  const log = options.log ?? createLogger(config.LOG_LEVEL)
+  const log = options.log ?? createLogger(config.LOG_LEVEL, { secretUrls: secretUrlsOf(config) })
   const rpcUrl = config.RPC_URL ?? `http://127.0.0.1:${config.DEVNET_RPC_PORT}`
   const deployment: Deployment = config.CONTRACTS_FILE
     ? await readDeploymentFile(config.CONTRACTS_FILE, {

@@ -1,5 +1,6 @@
 import { loadConfig, ConfigError, type Config } from './config/load.ts'
 import { createLogger } from './config/logger.ts'
+import { secretUrlsOf } from './config/redact-url.ts'
 import { onSignalWhileStarting, probeRpc, startDevnetProcess, stopDevnet } from './devnet/supervise.ts'
 
 async function main() {
@@ -31,7 +32,7 @@ async function main() {
       process.exit(1)
     }
   }
-  const log = createLogger(config.LOG_LEVEL, { pretty: process.stdout.isTTY })
+  const log = createLogger(config.LOG_LEVEL, { pretty: process.stdout.isTTY, secretUrls: secretUrlsOf(config) })
   const devnet = config.RPC_URL ? undefined : await startDevnetProcess(config, log)
   // The database opens first (the embedded one compiles PostgreSQL's WebAssembly, partly on
   // another thread, and reads its files), while the service's modules load and the devnet

@@ -1,4 +1,5 @@
 import { envSchema, type Env, type EnvInput } from './schema.ts'
+import { CREDENTIAL_URL_VARIABLES, redactUrl } from './redact-url.ts'
 
 export class ConfigError extends Error {
   override name = 'ConfigError'
@@ -12,7 +13,8 @@ export type Config = Readonly<
 
 /**
  * Parses the environment once. A wrong value stops start-up with a message naming each
- * variable, what it got and what it expected; secrets are never echoed.
+ * variable, what it got and what it expected; secrets are never echoed, and of a URL that may
+ * hold a credential only its scheme and host.
  */
 export function loadConfig(env: EnvInput | NodeJS.ProcessEnv = process.env): Config {
   const known = Object.fromEntries(
@@ -25,7 +27,9 @@ export function loadConfig(env: EnvInput | NodeJS.ProcessEnv = process.env): Con
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0])
       const secretish = /KEY|TOKEN|JWT|SECRET/.test(name)
-      const got = secretish ? '' : known[name] === undefined ? ' It is unset.' : ` Got ${JSON.stringify(known[name])}.`
+      const value = known[name]
+      const shown = typeof value === 'string' && (CREDENTIAL_URL_VARIABLES as readonly string[]).includes(name) ? redactUrl(value) : value
+      const got = secretish ? '' : value === undefined ? ' It is unset.' : ` Got ${JSON.stringify(shown)}.`
       return `${name}: ${issue.message}.${got}`
     })
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`)

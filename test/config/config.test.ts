@@ -73,3 +73,43 @@ test('rules spanning several variables are rejected by loadConfig, naming the mi
     return true
   })
 })
+
+test('a malformed URL that may hold a credential is named with its scheme and host only', () => {
+  const cases = {
+    DATABASE_URL: 'postgres://postgres:SuperSecretPw7@127.0.0.1:99999/explorec',
+    REDIS_URL: 'redis://:RedisSecret2@127.0.0.1:99999',
+    RPC_URL: 'https://rpc.example:99999/v2/RpcKeyInPath',
+    FACILITATOR_URL: 'https://user:Fac#Secret@facilitator.example:99999/x',
+  }
+  for (const [name, value] of Object.entries(cases)) {
+    const error = (() => {
+      try {
+        loadConfig({ [name]: value, ...(name === 'RPC_URL' ? { FACILITATOR_PRIVATE_KEY: '0x' + '1'.repeat(64) } : {}) })
+      } catch (e) {
+        return e as Error
+      }
+      return undefined
+    })()
+    assert.ok(error instanceof ConfigError, name)
+    assert.match(error.message, new RegExp(`${name}: `))
+    assert.doesNotMatch(error.message, /Secret|RpcKeyInPath|explorec/, `${name} shows no credential: ${error.message}`)
+    assert.match(error.message, /99999/, 'the host and port are shown')
+  }
+})
+
+test('the logger never writes a configured URL\'s credentials: not in messages, not in errors', async () => {
+  const { createLogger } = await import('../../src/config/logger.ts')
+  const lines: string[] = []
+  const destination = { write: (line: string) => void lines.push(line) }
+  const rpc = 'https://user:RpcPassword@rpc.example/v2/RpcKeyInPath'
+  const log = createLogger('info', { destination, secretUrls: [rpc, 'postgres://svc:DbPassword@db.example:5432/prod'] })
+  // As viem words a failed request: the URL without its user part, the path with the key.
+  const failure = new Error('HTTP request failed.\n\nURL: https://rpc.example/v2/RpcKeyInPath\nRequest body: {}')
+  log.warn({ err: failure }, 'reading the head failed at https://rpc.example/v2/RpcKeyInPath')
+  log.child({ component: 'indexer' }).error({ err: new Error('connect to postgres://svc:DbPassword@db.example:5432/prod failed') }, 'down')
+  const text = lines.join('')
+  assert.equal(lines.length, 2)
+  assert.doesNotMatch(text, /RpcKeyInPath|RpcPassword|DbPassword/)
+  assert.match(text, /https:\/\/\*\*\*@rpc\.example\/…/)
+  assert.match(text, /db\.example:5432/)
+})
