@@ -168,10 +168,19 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
   early.catch(() => {})
   pipeline.deps.early.set(request.burnTxHash, early)
 
-  const result = await runSubmission(pipeline.deps, claim.submission, pipeline.owner)
+  // The POST waits LOOKSMAXX_WAIT_SECONDS in all, the run's own steps included: a step that
+  // hangs (a facilitator or a receipt that does not come) does not hold the answer. The run goes
+  // on under its lease after the answer, and a worker takes it over if this process dies.
+  const deadline = Date.now() + ctx.config.LOOKSMAXX_WAIT_SECONDS * 1000
+  const run = runSubmission(pipeline.deps, claim.submission, pipeline.owner)
+  run.catch((error) => pipeline.deps.log.error({ err: error, submission: claim.submission.id }, 'a submission run failed outside its steps'))
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const result = await Promise.race([run, new Promise<'waited'>((resolve) => (timer = setTimeout(() => resolve('waited'), deadline - Date.now())))])
+  clearTimeout(timer)
+  if (result === 'waited') return waitUntilMinted(ctx, claim.submission, deadline)
   if (result.outcome === 'minted') return result.submission
   if (result.outcome === 'refused') throw new PaymentRefusedError(result.reason)
-  return waitUntilMinted(ctx, claim.submission)
+  return waitUntilMinted(ctx, claim.submission, deadline)
 }
 
 /**
@@ -189,9 +198,8 @@ function refuseLongLivedPayment(payment: CompletePaymentPayload, requirements: P
   )
 }
 
-async function waitUntilMinted(ctx: PortraitContext, submission: Submission): Promise<Submission> {
-  // Real time, not the clock port: a wait must end whatever time a test's clock says.
-  const deadline = Date.now() + ctx.config.LOOKSMAXX_WAIT_SECONDS * 1000
+/** Waits until `deadline` (real time, not the clock port: a wait must end whatever a test's clock says). */
+async function waitUntilMinted(ctx: PortraitContext, submission: Submission, deadline: number): Promise<Submission> {
   ctx.pipeline.worker.poke()
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 200))

@@ -230,6 +230,25 @@ for (const fault of atArrival) {
   })
 }
 
+test(`the facilitator settles but does not answer: the POST still answers within LOOKSMAXX_WAIT_SECONDS (502 with the status link), and the portrait is minted once`, { skip }, async () => {
+  const p = await prepare(7)
+  // The settlement's answer is held until the POST has answered (or 20 s, far past the wait).
+  let answered!: () => void
+  const posted = new Promise<void>((resolve) => (answered = resolve))
+  let held = false
+  traps.settle = async () => {
+    held = true
+    await Promise.race([posted, new Promise((resolve) => setTimeout(resolve, 20_000))])
+    held = false
+  }
+  const response = await postJson(`${url}/api/x402/looksmaxx`, p.body)
+  const stillHeld = held
+  answered()
+  assertOwed(response)
+  assert.equal(stillHeld, true, 'the POST answered while the settlement was still unanswered')
+  await assertPaidOnceMintedOnce(p)
+})
+
 test('the facilitator goes down after settling, before it answers: the outcome is read on chain, never settled twice', { skip }, async () => {
   const p = await prepare(5)
   traps.settle = () => up.facilitator.down()
