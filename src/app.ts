@@ -1,8 +1,8 @@
 import path from 'node:path'
 import type { Logger } from 'pino'
-import { ConfigError, type Config } from './config/load.ts'
+import { ConfigError, StartupError, type Config } from './config/load.ts'
 import { createLogger } from './config/logger.ts'
-import { secretUrlsOf } from './config/redact-url.ts'
+import { redactUrl, secretUrlsOf } from './config/redact-url.ts'
 import type { Context } from './context.ts'
 import { chatAgent } from './chat/agent.ts'
 import { createChain } from './chain/clients.ts'
@@ -106,10 +106,14 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     ? await readDeploymentFile(config.CONTRACTS_FILE, {
         fundWallet: config.FUND_WALLET,
         facilitator: config.FACILITATOR_ADDRESS,
+      }).catch((cause) => {
+        throw new StartupError('CONTRACTS_FILE', `cannot use ${config.CONTRACTS_FILE}: ${describeFileProblem(cause)}`, { cause })
       })
     : await readDevnetDeployment(rpcUrl)
 
-  const db = await (options.db ?? openDb(serviceDbConfig(config)))
+  const db = await (options.db ?? openDb(serviceDbConfig(config))).catch((cause) => {
+    throw config.DATABASE_URL ? new StartupError('DATABASE_URL', `cannot open the database at ${redactUrl(config.DATABASE_URL)}: ${(cause as Error).message}`, { cause }) : cause
+  })
   if (deployment.devnet) await followDevnetBoot(db, deployment.devnet.bootId, log)
 
   const chain = createChain({
@@ -136,7 +140,9 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   // ioredis (~100 ms of module loading) is loaded only by a deployment that uses Redis.
   const warn = (fields: Record<string, unknown>, message: string) => log.warn(fields, message)
   const bus = config.REDIS_URL
-    ? await (await import('./adapters/bus/redis.ts')).createRedisBus(config.REDIS_URL, config.REDIS_PREFIX, warn)
+    ? await (await import('./adapters/bus/redis.ts')).createRedisBus(config.REDIS_URL, config.REDIS_PREFIX, warn).catch((cause) => {
+        throw new StartupError('REDIS_URL', `cannot connect to ${redactUrl(config.REDIS_URL!)}: ${(cause as Error).message}`, { cause })
+      })
     : createMemoryBus()
   const fresh = createFreshness(bus, log)
   // Not the response cache (CACHE_TTL_SECONDS does not apply): the gallery's and chadboard's
@@ -255,4 +261,18 @@ async function followDevnetBoot(db: Db, bootId: string, log: Logger) {
     await resetData(db)
   }
   if (known !== bootId) await setMeta(db, 'devnet_boot_id', bootId)
+}
+
+/** What is wrong with a deployment file, in a line: missing, not JSON, or which fields are off. */
+function describeFileProblem(error: unknown): string {
+  const e = error as NodeJS.ErrnoException & { issues?: Array<{ path: PropertyKey[]; message: string }> }
+  if (e.code === 'ENOENT') return 'no such file'
+  if (e.code === 'EACCES') return 'not readable'
+  if (e.code === 'EISDIR') return 'a directory, not a file'
+  if (error instanceof SyntaxError) return `not JSON (${e.message})`
+  if (Array.isArray(e.issues)) {
+    const fields = e.issues.slice(0, 5).map((issue) => `${issue.path.map(String).join('.') || '(top)'} ${issue.message}`)
+    return `not a deployment file ({ "contracts": { "<name>": "0x…" }, "fundWallet": "0x…", "facilitator": "0x…" }): ${fields.join('; ')}${e.issues.length > 5 ? `; and ${e.issues.length - 5} more` : ''}`
+  }
+  return e.message
 }

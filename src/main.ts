@@ -1,4 +1,4 @@
-import { loadConfig, ConfigError, type Config } from './config/load.ts'
+import { loadConfig, ConfigError, StartupError, type Config } from './config/load.ts'
 import { createLogger } from './config/logger.ts'
 import { secretUrlsOf } from './config/redact-url.ts'
 import { onSignalWhileStarting, probeRpc, startDevnetProcess, stopDevnet } from './devnet/supervise.ts'
@@ -90,6 +90,8 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error)
+  // What a variable points at could not be used: say which and why, without a stack trace.
+  if (error instanceof StartupError) console.error(`Could not start: ${error.message}`)
+  else console.error(error)
   process.exit(1)
 })

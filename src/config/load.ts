@@ -5,6 +5,21 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
+/**
+ * Start-up could not use what a variable points at (a file, a database, Redis): the message
+ * names the variable and says what went wrong, for a person to read instead of a stack trace.
+ */
+export class StartupError extends Error {
+  override name = 'StartupError'
+  constructor(
+    readonly variable: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${variable}: ${message}`, options)
+  }
+}
+
 export type Config = Readonly<
   Env & {
     publicBaseUrl: string

@@ -2,10 +2,11 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { createServer } from 'node:http'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { compiledMain, freePort } from '../support/service-process.ts'
+import { coreContractNames } from '../../src/chain/contract-names.ts'
 
 /** Runs the service (dist/main.js, what `npm start` runs, compiled) with env until it exits; returns its exit code and output. */
 async function startExpectingExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
@@ -59,4 +60,40 @@ test('RPC_URL without CONTRACTS_FILE against a chain that is not the devnet asks
   assert.match(output, /CONTRACTS_FILE: required when RPC_URL is not the embedded devnet/)
   assert.ok(!output.includes('secret-provider-key'), 'RPC_URL (which may carry a key) is not printed')
   noStack(output)
+})
+
+test('what a variable points at cannot be used: exit 1 with "Could not start", the variable named, no stack, no password', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'b2c-startup-'))
+  try {
+    const key = (n: number) => `0x${String(n).repeat(64)}`
+    const address = (n: number) => `0x${String(n).repeat(40)}`
+    const production = { RPC_URL: 'http://127.0.0.1:9/v1/provider-key', MINTER_PRIVATE_KEY: key(1), RELAYER_PRIVATE_KEY: key(2), FACILITATOR_PRIVATE_KEY: key(3) }
+    const valid = path.join(dir, 'contracts.json')
+    writeFileSync(valid, JSON.stringify({ contracts: Object.fromEntries(coreContractNames.map((name, i) => [name, address((i % 9) + 1)])), fundWallet: address(4), facilitator: address(5) }))
+    const notJson = path.join(dir, 'broken.json')
+    writeFileSync(notJson, '{ "contracts": ')
+    const wrongShape = path.join(dir, 'wrong.json')
+    writeFileSync(wrongShape, JSON.stringify({ contracts: { token: '0x12' } }))
+    const [missing, broken, wrong, database, redis] = await Promise.all([
+      startExpectingExit({ ...production, CONTRACTS_FILE: path.join(dir, 'nope.json') }),
+      startExpectingExit({ ...production, CONTRACTS_FILE: notJson }),
+      startExpectingExit({ ...production, CONTRACTS_FILE: wrongShape }),
+      startExpectingExit({ ...production, CONTRACTS_FILE: valid, DATABASE_URL: 'postgres://postgres:DbSecretPw@127.0.0.1:9/nodb' }),
+      startExpectingExit({ ...production, CONTRACTS_FILE: valid, REDIS_URL: 'redis://:DbSecretPw@127.0.0.1:9' }),
+    ])
+    for (const [run, expected] of [
+      [missing, /Could not start: CONTRACTS_FILE: cannot use .*nope\.json: no such file/],
+      [broken, /Could not start: CONTRACTS_FILE: cannot use .*broken\.json: not JSON/],
+      [wrong, /Could not start: CONTRACTS_FILE: cannot use .*wrong\.json: not a deployment file .*contracts\.token/],
+      [database, /Could not start: DATABASE_URL: cannot open the database at postgres:\/\/\*\*\*@127\.0\.0\.1:9\/…: /],
+      [redis, /Could not start: REDIS_URL: cannot connect to redis:\/\/\*\*\*@127\.0\.0\.1:9: /],
+    ] as const) {
+      assert.equal(run.code, 1, run.output)
+      assert.match(run.output, expected)
+      noStack(run.output)
+      assert.doesNotMatch(run.output, /DbSecretPw|provider-key/)
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
