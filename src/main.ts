@@ -1,6 +1,7 @@
 import { loadConfig, ConfigError, StartupError, type Config } from './config/load.ts'
 import { createLogger } from './config/logger.ts'
 import { secretUrlsOf } from './config/redact-url.ts'
+import { parseRoles } from './config/roles.ts'
 import { onSignalWhileStarting, probeRpc, startDevnetProcess, stopDevnet } from './devnet/supervise.ts'
 
 async function main() {
@@ -55,6 +56,7 @@ async function main() {
     throw error
   }
   const url = await app.listen()
+  const serves = parseRoles(config.ROLE).api
   app.ctx.log.info(
     {
       url,
@@ -66,8 +68,9 @@ async function main() {
       role: config.ROLE,
       ...(devnet ? { devnet: { started: devnet.started, log: devnet.log } } : {}),
     },
-    `service ready at ${url} (chain ${app.ctx.chain.info.chainId} at ${app.ctx.chain.info.rpc}); ` +
-      `OpenAPI ${url}/.well-known/openapi.json, MCP ${url}/api/mcp. Try: curl ${url}/api/price`,
+    // Only a process that serves the API points at it (a worker or an indexer answers 404 there).
+    `${serves ? 'service' : config.ROLE} ready at ${url} (chain ${app.ctx.chain.info.chainId} at ${app.ctx.chain.info.rpc})` +
+      (serves ? `; OpenAPI ${url}/.well-known/openapi.json, MCP ${url}/api/mcp. Try: curl ${url}/api/price` : '; health at /healthz and /readyz, metrics at /metrics'),
   )
   let stopping = false
   // SIGTERM (a supervisor restarting the service) stops the service only: the devnet keeps its

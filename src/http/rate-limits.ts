@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { Config } from '../config/load.ts'
 import type { AnyOperation, RateLimitClass } from '../operations/define.ts'
+import { getAddress, isAddress } from 'viem'
 import { AppError } from '../errors/app-error.ts'
 import { limitClassOf, perMinute, type LimitScope } from '../operations/runtime/rate-limit-class.ts'
 
@@ -79,7 +80,8 @@ export function registerRateLimits(
     if (!result.isExceeded) return
     options.onLimited?.(limitClass, scope)
     const retryAfterSeconds = Math.max(1, result.ttlInSeconds ?? 1)
-    const who = scope === 'ip' ? 'this client address' : `wallet ${key}`
+    // The key is lower-cased to count every spelling once; the message names the wallet as written by EIP-55.
+    const who = scope === 'ip' ? 'this client address' : `wallet ${isAddress(key) ? getAddress(key) : key}`
     throw new AppError('RATE_LIMITED', `Too many ${limitClass} requests from ${who}: at most ${max} per minute. Retry in ${retryAfterSeconds} s.`, {
       details: { retryAfterSeconds, limit: max, windowSeconds: WINDOW_MS / 1000, scope, class: limitClass },
     })

@@ -1,5 +1,6 @@
 import { test, before, after, describe } from 'node:test'
 import assert from 'node:assert/strict'
+import { getAddress } from 'viem'
 import { randomBytes } from 'node:crypto'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, type TestApp } from '../support/app.ts'
@@ -65,6 +66,7 @@ describe('rate limits', () => {
     assert.equal(refused.statusCode, 429)
     assert.equal(refused.json().error.code, 'RATE_LIMITED')
     assert.deepEqual([refused.json().error.details.scope, refused.json().error.details.class], ['wallet', 'expensive'])
+    assert.ok(refused.json().error.message.includes(`wallet ${getAddress(wallet)}`), 'the wallet is named as EIP-55 writes it')
     assert.ok(Number(refused.headers['retry-after']) >= 1)
     assert.equal((await read(one, other)).statusCode, 200)
   })
