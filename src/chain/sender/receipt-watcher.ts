@@ -55,7 +55,13 @@ type Entry = {
   /** Whether a look has read its receipts once (a new one is read at once, with the nonce). */
   seen: boolean
   waiters: Set<Waiter>
+  /** Failed re-sends since the last warning, and when that was: a refusal repeated every few seconds is logged once a minute. */
+  failedSends: number
+  warnedAt: number
 }
+
+/** How often a repeated failure to send the same transaction is logged again. */
+const REPEAT_WARNING_MS = 60_000
 
 const byNonce = (a: Entry, b: Entry) => a.tx.nonce - b.tx.nonce
 
@@ -91,7 +97,7 @@ export function createReceiptWatcher(deps: {
     const signedAt = now - (versions?.newestAgeMs ?? 0)
     let entry = entries.get(tx.idempotencyKey)
     if (!entry) {
-      entry = { tx, hashes: [], signedAt, sentAt, replaceAgainAt: 0, seen: false, waiters: new Set() }
+      entry = { tx, hashes: [], signedAt, sentAt, replaceAgainAt: 0, seen: false, waiters: new Set(), failedSends: 0, warnedAt: 0 }
       entries.set(tx.idempotencyKey, entry)
     }
     // The store is the truth: another look or process may have replaced it meanwhile.
@@ -193,7 +199,14 @@ export function createReceiptWatcher(deps: {
     }
     if (now - entry.sentAt > options.resendMs) {
       entry.sentAt = now
-      await deps.broadcast(entry.tx).catch((error) => log.warn({ err: error, nonce: entry.tx.nonce }, 'could not send a stored transaction yet'))
+      await deps.broadcast(entry.tx).catch((error) => {
+        entry.failedSends++
+        if (now - entry.warnedAt < REPEAT_WARNING_MS) return
+        // A key without gas, say, is refused the same way every resend: once a minute is enough to see it.
+        log.warn({ err: error, nonce: entry.tx.nonce, failedSends: entry.failedSends, sender: deps.address }, 'could not send a stored transaction yet')
+        entry.warnedAt = now
+        entry.failedSends = 0
+      })
     }
   }
 
