@@ -3,6 +3,9 @@
  * the service turned into an ApiError that keeps its code and request id.
  */
 export class ApiError extends Error {
+  /** Lines the CLI adds for the user (how to retry, where to look); printed after the message. */
+  readonly hints: string[] = []
+
   constructor(
     readonly status: number,
     readonly code: string,
@@ -12,6 +15,12 @@ export class ApiError extends Error {
   ) {
     super(message)
     this.name = 'ApiError'
+  }
+
+  /** The `details` of the service's error body, when it has one. */
+  get details(): Record<string, unknown> | undefined {
+    const details = (this.body as { error?: { details?: unknown } } | undefined)?.error?.details
+    return details && typeof details === 'object' ? (details as Record<string, unknown>) : undefined
   }
 }
 

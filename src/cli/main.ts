@@ -4,9 +4,10 @@
  */
 import { parseArgs } from 'node:util'
 import { ApiError } from './api.ts'
-import { createSession } from './session.ts'
+import { UsageError } from './errors.ts'
+import { createSession, parseGlobalOptions } from './session.ts'
 import { WalletError, shortMessage } from './wallet.ts'
-import { looksmaxx, UsageError } from './commands/looksmaxx.ts'
+import { looksmaxx } from './commands/looksmaxx.ts'
 import { chat, plan, price, wallet } from './commands/reads.ts'
 import { gaslessBurn, stake, vote } from './commands/writes.ts'
 
@@ -21,15 +22,18 @@ Commands
   gasless-burn                                burn 225,000 tokens; the service pays the gas
   stake <amount> [--venue mogger|jester] [--action stake|unstake|claim]
   vote <proposalId> [--support for|against|abstain]
-  chat <message...> [--address <0x..>]         ask in plain English
+  chat <message...> [--address <0x..>]       ask in plain English (about --address, or your wallet)
 
 Options
   --url <url>       the service (env BURN_TO_CREATE_URL, default http://127.0.0.1:3000)
   --key <hex>       private key (env BURN_TO_CREATE_KEY); never printed
   --account <n>     a devnet account index (local devnet only; default 5 there)
   --rpc <url>       RPC to send with (default: the one the service advertises)
-  --json            print the result as JSON on stdout (progress goes to stderr)
+  --json            print the result as JSON on stdout (progress goes to stderr); a failure
+                    prints {"error":{"code","message",...}} there
   -h, --help        this help
+
+Exit codes: 0 done, 1 the service, the chain or the wallet refused, 2 a usage mistake.
 `
 
 const options = {
@@ -50,28 +54,29 @@ const options = {
 } as const
 
 export async function main(argv: string[]): Promise<number> {
+  // Known before parsing, so that even a malformed command line answers in JSON.
+  const json = argv.includes('--json')
   let parsed
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true })
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${HELP}`)
-    return 2
+    return report(new UsageError((error as Error).message), json)
   }
   const { values: v, positionals } = parsed
   const [command, ...rest] = positionals
-  if (v.help || !command || command === 'help') {
+  if (v.help || command === 'help') {
     process.stdout.write(HELP)
-    return command || v.help ? 0 : 2
+    return 0
   }
-  const s = createSession({
-    url: v.url ?? process.env.BURN_TO_CREATE_URL ?? 'http://127.0.0.1:3000',
-    key: v.key ?? process.env.BURN_TO_CREATE_KEY,
-    account: v.account,
-    rpc: v.rpc,
-    json: v.json,
-  })
-  const signer = v.key ?? process.env.BURN_TO_CREATE_KEY ?? v.account
+  if (!command) {
+    // A usage mistake: the help goes to stderr with the exit code, stdout stays empty.
+    if (json) process.stdout.write(`${JSON.stringify(errorBody(new UsageError('no command given')), null, 2)}\n`)
+    process.stderr.write(HELP)
+    return 2
+  }
   try {
+    const s = createSession(parseGlobalOptions(v))
+    const signer = v.key ?? process.env.BURN_TO_CREATE_KEY ?? v.account
     switch (command) {
       case 'looksmaxx':
         if (!v.image) throw new UsageError('looksmaxx needs --image <file> (a JPEG, PNG or WebP portrait, at most 4 MB)')
@@ -96,9 +101,10 @@ export async function main(argv: string[]): Promise<number> {
         await vote(s, { proposalId: rest[0], support: v.support })
         break
       case 'chat': {
-        if (rest.length === 0) throw new UsageError('chat needs a message, e.g. chat "what does a portrait cost?"')
+        const message = rest.join(' ').trim()
+        if (!message) throw new UsageError('chat needs a message, e.g. chat "what does a portrait cost?"')
         const address = v.address ?? (signer ? (await s.wallet()).address : undefined)
-        await chat(s, rest.join(' '), { address })
+        await chat(s, message, { address })
         break
       }
       default:
@@ -106,17 +112,41 @@ export async function main(argv: string[]): Promise<number> {
     }
     return 0
   } catch (error) {
-    return report(error)
+    return report(error, json)
   }
 }
 
-function report(error: unknown): number {
+/** The error as the service writes its own ({"error":{"code","message",...}}), for --json. */
+export function errorBody(error: unknown): { error: Record<string, unknown> } {
+  if (error instanceof ApiError) {
+    const served = (error.body as { error?: Record<string, unknown> } | undefined)?.error
+    return {
+      error: {
+        ...(served && typeof served === 'object' ? served : {}),
+        code: error.code,
+        message: served && typeof served.message === 'string' ? served.message : error.message,
+        ...(error.status ? { status: error.status } : {}),
+        ...(error.requestId ? { requestId: error.requestId } : {}),
+        ...(error.hints.length ? { hints: error.hints } : {}),
+      },
+    }
+  }
+  if (error instanceof UsageError || error instanceof WalletError) return { error: { code: error.code, message: error.message } }
+  return { error: { code: 'FAILED', message: shortMessage(error) } }
+}
+
+/** Writes the error (on stderr; with --json also its JSON on stdout) and returns the exit code. */
+function report(error: unknown, json: boolean): number {
+  if (json) process.stdout.write(`${JSON.stringify(errorBody(error), null, 2)}\n`)
   if (error instanceof UsageError) {
-    process.stderr.write(`error: ${error.message}\n\nRun burn-to-create help for usage.\n`)
+    process.stderr.write(`error${error.code === 'USAGE' ? '' : ` ${error.code}`}: ${error.message}\n\nRun burn-to-create help for usage.\n`)
     return 2
   }
   if (error instanceof ApiError) {
-    process.stderr.write(`error ${error.code}${error.status ? ` (HTTP ${error.status})` : ''}: ${error.message}${error.requestId ? `\nrequest id: ${error.requestId}` : ''}\n`)
+    // A refusal about a submission that exists (409 BURN_ALREADY_USED) links to its status.
+    const statusUrl = typeof error.details?.statusUrl === 'string' ? [`status: ${error.details.statusUrl}`] : []
+    const hints = [...statusUrl, ...error.hints].map((line) => `\n${line}`).join('')
+    process.stderr.write(`error ${error.code}${error.status ? ` (HTTP ${error.status})` : ''}: ${error.message}${error.requestId ? `\nrequest id: ${error.requestId}` : ''}${hints}\n`)
     return 1
   }
   if (error instanceof WalletError) {

@@ -3,7 +3,7 @@
  * the two things the CLI does with them: send a transaction the API built (and wait for its
  * receipt), and sign typed data the API described.
  */
-import { createPublicClient, createWalletClient, defineChain, http, isHex, type Hex, type LocalAccount } from 'viem'
+import { createPublicClient, createWalletClient, decodeErrorResult, defineChain, formatUnits, http, parseAbi, type Hex, type LocalAccount } from 'viem'
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 
 /** The devnet's well-known mnemonic (README: Devnet accounts); never valid on a real chain. */
@@ -35,23 +35,51 @@ export function isLocalRpc(rpc: string): boolean {
 
 /**
  * Picks the key: an explicit key first, then a devnet account index, then (only on a local
- * devnet) the default devnet account. Refuses to guess on a real chain.
+ * devnet) the default devnet account. Refuses to guess on a real chain. Whether the devnet is
+ * local is read from the RPC the service advertises (chain.rpc), not from --rpc. The key and
+ * index were checked by parseGlobalOptions.
  */
-export function resolveAccount(opts: { key?: string; account?: string; chain: ChainInfo }): { account: LocalAccount; source: string } {
-  if (opts.key) {
-    const key = opts.key.startsWith('0x') ? opts.key : `0x${opts.key}`
-    if (!isHex(key) || key.length !== 66) throw new WalletError('INVALID_KEY', 'the private key must be 32 bytes of hex (64 hex digits, 0x optional)')
-    return { account: privateKeyToAccount(key as Hex), source: 'your key' }
-  }
+export function resolveAccount(opts: { key?: Hex; account?: number; chain: ChainInfo }): { account: LocalAccount; source: string } {
+  if (opts.key) return { account: privateKeyToAccount(opts.key), source: 'your key' }
   const local = isLocalRpc(opts.chain.rpc)
   if (opts.account !== undefined) {
-    const index = Number(opts.account)
-    if (!Number.isInteger(index) || index < 0) throw new WalletError('INVALID_ACCOUNT', '--account takes a devnet account index (0, 1, 2, ...)')
-    if (!local) throw new WalletError('NOT_A_DEVNET', `--account uses the devnet's public mnemonic, and ${opts.chain.rpc} is not a local devnet; pass --key or BURN_TO_CREATE_KEY`)
-    return { account: mnemonicToAccount(DEVNET_MNEMONIC, { addressIndex: index }), source: `devnet account ${index}` }
+    if (!local) throw new WalletError('NOT_A_DEVNET', `--account uses the devnet's public mnemonic, and the service's RPC ${opts.chain.rpc} is not a local devnet; pass --key or BURN_TO_CREATE_KEY`)
+    return { account: mnemonicToAccount(DEVNET_MNEMONIC, { addressIndex: opts.account }), source: `devnet account ${opts.account}` }
   }
   if (local) return { account: mnemonicToAccount(DEVNET_MNEMONIC, { addressIndex: DEFAULT_DEVNET_ACCOUNT }), source: `devnet account ${DEFAULT_DEVNET_ACCOUNT}` }
-  throw new WalletError('NO_KEY', 'no key: set BURN_TO_CREATE_KEY or pass --key (the service is not on a local devnet, so there is no default account)')
+  throw new WalletError('NO_KEY', `no key: set BURN_TO_CREATE_KEY or pass --key (the service's RPC ${opts.chain.rpc} is not a local devnet, so there is no default account)`)
+}
+
+/** The OpenZeppelin 5 ERC-20 errors a token transfer reverts with. */
+const erc20Errors = parseAbi([
+  'error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)',
+  'error ERC20InsufficientAllowance(address spender, uint256 allowance, uint256 needed)',
+])
+
+const tokens = (wei: bigint) => Number(formatUnits(wei, 18)).toLocaleString('en-US', { maximumFractionDigits: 2 })
+
+/**
+ * Explains a revert whose data is an ERC-20 balance or allowance error; viem cannot decode it
+ * without the token's ABI and leaves only "an unrecognized custom error (return data: 0x…)".
+ * Returns undefined for anything else.
+ */
+export function explainRevert(error: unknown): { code: string; message: string } | undefined {
+  let data: string | undefined
+  for (let e = error as { data?: unknown; message?: string; cause?: unknown } | undefined; e && !data; e = e.cause as typeof e) {
+    data = typeof e.data === 'string' && /^0x[0-9a-fA-F]{8,}$/.test(e.data) ? e.data : /return data: (0x[0-9a-fA-F]{8,})/.exec(e.message ?? '')?.[1]
+  }
+  if (!data) return undefined
+  let decoded
+  try {
+    decoded = decodeErrorResult({ abi: erc20Errors, data: data as Hex })
+  } catch {
+    return undefined
+  }
+  const [who, has, needed] = decoded.args
+  if (decoded.errorName === 'ERC20InsufficientBalance') {
+    return { code: 'INSUFFICIENT_TOKENS', message: `${who} holds ${tokens(has)} tokens and the transfer needs ${tokens(needed)} (ERC20InsufficientBalance)` }
+  }
+  return { code: 'INSUFFICIENT_ALLOWANCE', message: `${who} may spend ${tokens(has)} tokens and the transfer needs ${tokens(needed)} (ERC20InsufficientAllowance)` }
 }
 
 export function connectWallet(chainInfo: ChainInfo, account: LocalAccount, rpcOverride?: string) {
@@ -78,6 +106,8 @@ export function connectWallet(chainInfo: ChainInfo, account: LocalAccount, rpcOv
         value: BigInt(tx.value ?? 0),
       })
     } catch (cause) {
+      const revert = explainRevert(cause)
+      if (revert) throw new WalletError(revert.code, `could not send ${tx.functionName ?? 'the transaction'}: ${revert.message}`, { cause })
       throw new WalletError('SEND_FAILED', `could not send ${tx.functionName ?? 'the transaction'}: ${shortMessage(cause)}`, { cause })
     }
     const receipt = await publicClient.waitForTransactionReceipt({ hash })

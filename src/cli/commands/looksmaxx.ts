@@ -3,28 +3,77 @@
  * burn transfers, the x402 payment, the submission and its status. Burns already made can be
  * passed back (--burn-tx, --dev-tx) so a failed submission is retried without burning again.
  */
-import { readFile, stat } from 'node:fs/promises'
-import path from 'node:path'
+import { open, stat } from 'node:fs/promises'
+import { formatEther, formatUnits } from 'viem'
 import { ApiError } from '../api.ts'
+import { UsageError } from '../errors.ts'
 import { signExactPayment, type PaymentRequirement } from '../pay.ts'
-import type { Session } from '../session.ts'
+import { commandLine, type Session } from '../session.ts'
+import { WalletError } from '../wallet.ts'
 
 const MAX_IMAGE_BYTES = 4 * 1024 * 1024
-const TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.webp': 'image/webp' }
+const TOKEN_DECIMALS = 18
 
-export class UsageError extends Error {}
+/** The type the file's first bytes say it is, as the service checks (README: The image checks). */
+export function sniffImageType(bytes: Uint8Array): 'image/jpeg' | 'image/png' | 'image/webp' | undefined {
+  const b = Buffer.from(bytes)
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg'
+  if (b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png'
+  if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'image/webp'
+  return undefined
+}
 
+/**
+ * Reads the portrait and refuses, before any transaction, a file the service would refuse:
+ * missing, over 4 MB, or not a JPEG, PNG or WebP by its content (whatever its name says).
+ */
 export async function readPortrait(file: string) {
-  const type = TYPES[path.extname(file).toLowerCase()]
-  if (!type) throw new UsageError(`${file}: the portrait must be a .jpg, .jpeg, .png or .webp file`)
   const info = await stat(file).catch(() => null)
-  if (!info?.isFile()) throw new UsageError(`${file}: no such file`)
-  if (info.size > MAX_IMAGE_BYTES) throw new UsageError(`${file}: ${(info.size / 1048576).toFixed(1)} MB, the service takes at most 4 MB`)
-  return { base64: (await readFile(file)).toString('base64'), type }
+  if (!info?.isFile()) throw new UsageError(`--image ${file}: no such file`, 'INVALID_IMAGE')
+  if (info.size > MAX_IMAGE_BYTES) throw new UsageError(`--image ${file}: ${(info.size / 1048576).toFixed(1)} MB, the service takes at most 4 MB`, 'INVALID_IMAGE')
+  const handle = await open(file)
+  const bytes = await handle.readFile().finally(() => handle.close())
+  const type = sniffImageType(bytes)
+  if (!type) throw new UsageError(`--image ${file}: not a JPEG, PNG or WebP image (its first bytes are none of theirs); nothing was sent`, 'INVALID_IMAGE')
+  return { base64: bytes.toString('base64'), type }
+}
+
+const tokens = (wei: bigint) => Number(formatUnits(wei, TOKEN_DECIMALS)).toLocaleString('en-US', { maximumFractionDigits: 2 })
+
+/**
+ * Refuses a swap that cannot cover the tokens the burns need, before the first transaction:
+ * the plan's swap guarantees its amountOutMinimum (the quote less the slippage allowance), so
+ * that plus the balance must reach 225,000. The ETH that is enough comes from the plan
+ * without --eth (the service prices exactly the missing tokens).
+ */
+async function checkSwapCovers(s: Session, plan: any, wallet: string, eth: string | undefined) {
+  const swap = plan.steps[0]
+  if (swap.skip) return
+  if (!swap.transaction?.data) throw new WalletError('NO_QUOTE', `${swap.description} Nothing was sent.`)
+  const minimum = swap.transaction.args?.[0]?.amountOutMinimum
+  if (minimum === undefined) throw new WalletError('NO_QUOTE', 'the plan\'s swap has no amountOutMinimum, so whether it covers the burns cannot be checked. Nothing was sent.')
+  const minOut = BigInt(minimum)
+  const neededWei = BigInt(Math.ceil(plan.currentState.tokensNeeded)) * 10n ** BigInt(TOKEN_DECIMALS)
+  const value = BigInt(swap.transaction.value ?? 0)
+  if (minOut < neededWei) {
+    const enough = eth === undefined ? undefined : (await s.api.get('/api/agent/looksmaxx', { wallet })).body.steps[0]?.transaction?.value
+    const what = `a swap of ${formatEther(value)} ETH guarantees ${tokens(minOut)} tokens (the quote less the slippage allowance) and the wallet needs ${tokens(neededWei)} more for the 225,000 a portrait burns`
+    if (enough) {
+      // Rounded up to a micro-ether, so the figure stays enough and short enough to type.
+      const micro = 10n ** 12n
+      const eth6 = formatEther(((BigInt(enough) + micro - 1n) / micro) * micro)
+      throw new UsageError(`--eth ${eth} is not enough: ${what}. Nothing was sent. ${eth6} ETH is enough at today's price: pass --eth ${eth6}, or leave --eth out to buy exactly what is missing.`, 'INSUFFICIENT_ETH_AMOUNT')
+    }
+    throw new WalletError('SWAP_TOO_SMALL', `${what}. Nothing was sent; the price may have moved: run looksmaxx again.`)
+  }
+  if (Number(plan.currentState.ethBalance) < Number(formatEther(value))) {
+    throw new WalletError('INSUFFICIENT_ETH', `the swap needs ${formatEther(value)} ETH and ${wallet} holds ${plan.currentState.ethBalance}. Nothing was sent.`)
+  }
 }
 
 export async function looksmaxx(s: Session, opts: { image: string; eth?: string; burnTx?: string; devTx?: string }) {
   if ((opts.burnTx === undefined) !== (opts.devTx === undefined)) throw new UsageError('--burn-tx and --dev-tx go together (the two transfers of an earlier burn)')
+  if (opts.eth !== undefined && !/^(\d+\.?\d*|\.\d+)$/.test(opts.eth)) throw new UsageError(`--eth takes an amount of ETH such as 0.5, not ${JSON.stringify(opts.eth)}`, 'INVALID_AMOUNT')
   const image = await readPortrait(opts.image)
   const wallet = await s.wallet()
   const { chainId } = await s.chain()
@@ -32,12 +81,15 @@ export async function looksmaxx(s: Session, opts: { image: string; eth?: string;
 
   let burnTxHash = opts.burnTx
   let devTxHash = opts.devTx
+  // Burns made in this run are this wallet's own: a refused submission can be retried with them.
+  const burnsOwn = !burnTxHash
   if (!burnTxHash || !devTxHash) {
     const plan = await s.progress.step(
       'Quote',
       async () => (await s.api.get('/api/agent/looksmaxx', { wallet: wallet.address, ethAmount: opts.eth })).body,
       (p) => (p.currentState.hasEnoughTokens ? `holds ${p.currentState.coinBalance.toLocaleString('en-US')} tokens, enough` : p.steps[0].description),
     )
+    await checkSwapCovers(s, plan, wallet.address, opts.eth)
     const [swap, burn, fund] = plan.steps
     if (swap.skip) s.progress.skip('Swap', swap.skipReason)
     else await s.progress.step('Swap ETH for tokens', () => wallet.send(swap.transaction), (r) => r.hash)
@@ -68,8 +120,11 @@ export async function looksmaxx(s: Session, opts: { image: string; eth?: string;
     )
   } catch (error) {
     if (error instanceof ApiError) {
-      // The burns are on chain and nothing was consumed unless the service says so: say how to retry.
-      error.message += `\nYour burns are kept: retry with --burn-tx ${burnTxHash} --dev-tx ${devTxHash}`
+      // A 409 (the burns are claimed, or the payment id is taken) cannot pass with the same
+      // burns, nor can burns that are not this wallet's; any other refusal consumed nothing.
+      if (error.status !== 409 && !(error.code === 'BURN_VERIFICATION_FAILED' && !burnsOwn)) {
+        error.hints.push(`Your burns are kept; retry with: ${commandLine(['looksmaxx', '--image', error.code === 'INVALID_IMAGE' ? '<file>' : opts.image, '--burn-tx', burnTxHash, '--dev-tx', devTxHash, ...s.repeat])}`)
+      }
     }
     throw error
   }

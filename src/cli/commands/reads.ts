@@ -1,7 +1,8 @@
 /** Commands that only read: price, plan, wallet, chat. */
 import type { Session } from '../session.ts'
 
-const fmt = (n: number, digits = 2) => n.toLocaleString('en-US', { maximumFractionDigits: digits })
+/** Token amounts as every command prints them: grouped, at most two decimals. */
+export const fmt = (n: number, digits = 2) => n.toLocaleString('en-US', { maximumFractionDigits: digits })
 
 export async function price(s: Session) {
   const { body } = await s.api.get('/api/price')

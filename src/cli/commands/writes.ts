@@ -1,7 +1,9 @@
 /** Commands that sign: gasless-burn, stake, vote. Each sends the plan the API built, in order. */
-import type { Session } from '../session.ts'
-import type { PlannedTx } from '../wallet.ts'
-import { UsageError } from './looksmaxx.ts'
+import { formatUnits } from 'viem'
+import { UsageError } from '../errors.ts'
+import { commandLine, type Session } from '../session.ts'
+import { WalletError, type PlannedTx } from '../wallet.ts'
+import { fmt } from './reads.ts'
 
 async function runPlan(s: Session, plan: PlannedTx[]) {
   const wallet = await s.wallet()
@@ -16,7 +18,11 @@ async function runPlan(s: Session, plan: PlannedTx[]) {
 export async function gaslessBurn(s: Session) {
   const wallet = await s.wallet()
   const prepared = await s.progress.step('Prepare', async () => (await s.api.get('/api/gasless/burn', { address: wallet.address })).body, (p) => `nonce ${p.signTypedData.message.nonce}`)
-  if (!prepared.balance.sufficient) throw new UsageError(`the wallet holds ${prepared.balance.balanceFormatted} tokens; a burn needs 225,000 (buy them: looksmaxx or the plan's swap)`)
+  if (!prepared.balance.sufficient) {
+    // The wallet's state, not the command line: exit 1, the balance written as `wallet` writes it.
+    const held = fmt(Number(formatUnits(BigInt(prepared.balance.balance), 18)))
+    throw new WalletError('INSUFFICIENT_TOKENS', `${wallet.address} holds ${held} tokens; a burn needs 225,000 (buy them: looksmaxx, or the swap of plan)`)
+  }
   if (prepared.approval.transaction) await s.progress.step('Approve the relayer (once)', () => wallet.send(prepared.approval.transaction), (r) => r.hash)
   const typed = prepared.signTypedData
   const signature = await wallet.account.signTypedData({
@@ -30,7 +36,7 @@ export async function gaslessBurn(s: Session) {
     async () => (await s.api.post('/api/gasless/burn', { burner: wallet.address, deadline: typed.message.deadline, signature })).body,
     (r) => r.txHash,
   )
-  s.print(relay, ['', `Burned 225,000 tokens without gas: ${relay.explorerUrl}`, `Redeem a portrait with: looksmaxx --image <file> --burn-tx ${relay.txHash} --dev-tx ${relay.txHash}`])
+  s.print(relay, ['', `Burned 225,000 tokens without gas: ${relay.explorerUrl}`, `Redeem a portrait with: ${commandLine(['looksmaxx', '--image', '<file>', '--burn-tx', relay.txHash, '--dev-tx', relay.txHash, ...s.repeat])}`])
 }
 
 export async function stake(s: Session, opts: { amount?: string; venue: string; action: string }) {
