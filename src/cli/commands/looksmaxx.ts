@@ -4,7 +4,7 @@
  * passed back (--burn-tx, --dev-tx) so a failed submission is retried without burning again.
  */
 import { open, stat } from 'node:fs/promises'
-import { formatEther, formatUnits } from 'viem'
+import { formatEther, formatUnits, parseEther } from 'viem'
 import { ApiError } from '../api.ts'
 import { UsageError } from '../errors.ts'
 import { signExactPayment, type PaymentRequirement } from '../pay.ts'
@@ -71,6 +71,19 @@ async function checkSwapCovers(s: Session, plan: any, wallet: string, eth: strin
   }
 }
 
+/** The plan refuses an --eth whose swap cannot cover the burns, with the ETH that does: said as the option's mistake. */
+function tooLittleEth(error: unknown, eth: string | undefined): never {
+  const details = (error instanceof ApiError ? (error.body as { error?: { details?: { field?: string; ethNeeded?: string } } })?.error?.details : undefined) ?? {}
+  if (!(error instanceof ApiError) || error.code !== 'INVALID_AMOUNT' || details.field !== 'ethAmount' || eth === undefined) throw error
+  // Rounded up to a micro-ether, so the figure stays enough and short enough to type.
+  const micro = 10n ** 12n
+  const enough = details.ethNeeded ? formatEther(((parseEther(details.ethNeeded) + micro - 1n) / micro) * micro) : undefined
+  throw new UsageError(
+    `--eth ${eth} is not enough: ${error.message} Nothing was sent.${enough ? ` ${enough} ETH is enough at today's price: pass --eth ${enough}, or leave --eth out to buy exactly what is missing.` : ''}`,
+    'INSUFFICIENT_ETH_AMOUNT',
+  )
+}
+
 export async function looksmaxx(s: Session, opts: { image: string; eth?: string; burnTx?: string; devTx?: string }) {
   if ((opts.burnTx === undefined) !== (opts.devTx === undefined)) throw new UsageError('--burn-tx and --dev-tx go together (the two transfers of an earlier burn)')
   if (opts.eth !== undefined && !/^(\d+\.?\d*|\.\d+)$/.test(opts.eth)) throw new UsageError(`--eth takes an amount of ETH such as 0.5, not ${JSON.stringify(opts.eth)}`, 'INVALID_AMOUNT')
@@ -86,7 +99,7 @@ export async function looksmaxx(s: Session, opts: { image: string; eth?: string;
   if (!burnTxHash || !devTxHash) {
     const plan = await s.progress.step(
       'Quote',
-      async () => (await s.api.get('/api/agent/looksmaxx', { wallet: wallet.address, ethAmount: opts.eth })).body,
+      async () => (await s.api.get('/api/agent/looksmaxx', { wallet: wallet.address, ethAmount: opts.eth }).catch((error) => tooLittleEth(error, opts.eth))).body,
       (p) => (p.currentState.hasEnoughTokens ? `holds ${p.currentState.coinBalance.toLocaleString('en-US')} tokens, enough` : p.steps[0].description),
     )
     await checkSwapCovers(s, plan, wallet.address, opts.eth)

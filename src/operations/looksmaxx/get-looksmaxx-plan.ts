@@ -42,7 +42,7 @@ export const getLooksmaxxPlan = defineOperation({
   path: '/api/agent/looksmaxx',
   summary: 'Ordered plan for a wallet to looksmaxx: swap, burn, fund transfer, submit, each ready to send',
   description:
-    'The swap step is skipped when the wallet already holds 225,000 tokens. Without ethAmount the swap buys exactly the missing tokens (quoted as exact output, plus 2% slippage room). An ethAmount that buys fewer tokens than are missing is 400 INVALID_AMOUNT, with the ETH that covers them in details.ethNeeded: the burns of such a plan could only revert.',
+    'The swap step is skipped when the wallet already holds 225,000 tokens. Without ethAmount the swap buys exactly the missing tokens (quoted as exact output, plus 2% slippage room). An ethAmount whose swap does not guarantee the missing tokens (the quote less the 2% slippage room) is 400 INVALID_AMOUNT, with the ETH that covers them in details.ethNeeded: the burns of such a plan could only revert.',
   tags: ['looksmaxx'],
   input: z.object({
     wallet: addressIn('Wallet that will burn and receive the NFT'),
@@ -73,14 +73,16 @@ export const getLooksmaxxPlan = defineOperation({
       } else {
         const [quote] = await readPoolQuotes(ctx.chain, [{ tokenIn: contracts.weth, tokenOut: contracts.token, amountIn }])
         quotedOut = quote?.amountOut
-        // A swap that cannot cover the burn leaves the burn and fund steps to revert: a plan
-        // that spends the caller's ETH and gas for nothing is refused before anything is sent.
-        if (quotedOut !== undefined && quotedOut < missing) {
+        // A swap that may not cover the burn (its guaranteed minimum, the quote less the
+        // slippage room, is short) leaves the burn and fund steps to revert: a plan that spends
+        // the caller's ETH and gas for nothing is refused before anything is sent.
+        const guaranteed = quotedOut === undefined ? undefined : buildBuySwapParams({ weth: contracts.weth, token: contracts.token, amountIn, quotedOut, recipient: wallet }).amountOutMinimum
+        if (quotedOut !== undefined && guaranteed !== undefined && guaranteed < missing) {
           const enough = (await priceTokens(ctx.chain, missing)).amountIn
           throw new AppError(
             'INVALID_AMOUNT',
-            `ethAmount ${ethAmount} buys about ${tokens(quotedOut).toLocaleString('en-US')} tokens; ${tokens(missing).toLocaleString('en-US')} are needed.${enough ? ` About ${formatEther(enough)} ETH covers them;` : ''} omit ethAmount to buy exactly what is missing.`,
-            { details: { field: 'ethAmount', tokensOut: tokens(quotedOut), tokensNeeded: tokens(missing), ...(enough ? { ethNeeded: formatEther(enough) } : {}) } },
+            `ethAmount ${ethAmount} buys about ${tokens(quotedOut).toLocaleString('en-US')} tokens (at least ${tokens(guaranteed).toLocaleString('en-US')} after the slippage room); ${tokens(missing).toLocaleString('en-US')} are needed.${enough ? ` About ${formatEther(enough)} ETH covers them;` : ''} omit ethAmount to buy exactly what is missing.`,
+            { details: { field: 'ethAmount', tokensOut: tokens(quotedOut), tokensGuaranteed: tokens(guaranteed), tokensNeeded: tokens(missing), ...(enough ? { ethNeeded: formatEther(enough) } : {}) } },
           )
         }
       }
