@@ -87,6 +87,15 @@ test('an agent buys tokens, burns, pays 1 USDm with x402 and receives its portra
   })
   assert.match(tokenUri, /^ipfs:\/\//)
 
+  // An NFT minted outside the service (the seed's #1): its token URI is linked as its own
+  // metadata, never given as its image.
+  const foreign = await getJson(`${app.url}/api/metadata/1`)
+  assert.equal(foreign.status, 200)
+  assert.equal(foreign.body.name, 'MegaCHAD Looksmaxx #1')
+  assert.equal(foreign.body.image, '')
+  assert.equal(foreign.body.external_url, 'https://megachad.xyz/api/metadata/seed')
+  assert.ok(foreign.body.attributes.some((a: any) => a.trait_type === 'Owner'))
+
   // Stats count the portrait.
   app.ctx.cache.clear()
   assert.equal((await getJson(`${app.url}/api/stats`)).body.totalBurns, 1)

@@ -65,14 +65,16 @@ export const getNftMetadata = defineOperation({
       if (cause instanceof AppError) throw cause
       throw rpcFailed('reading the NFT', cause)
     }
+    // Its token URI is its own metadata document, not an image: it is linked as such, and no
+    // image is claimed that this service does not know.
     return {
       name: `MegaCHAD Looksmaxx #${tokenId}`,
-      description: `Looksmaxx portrait owned by ${owner}.`,
-      image: uri,
-      image_url: uri,
-      external_url: ctx.baseUrl(),
-      attributes: [{ trait_type: 'Owner', value: owner }],
-      properties: { ipfs_backup: uri, storage_token_id: null, on_chain: false },
+      description: `Portrait NFT #${tokenId}, owned by ${owner}, minted outside this service${uri ? `; its own metadata is at ${uri}` : ''}.`,
+      image: '',
+      image_url: '',
+      external_url: uri || ctx.baseUrl(),
+      attributes: [{ trait_type: 'Owner', value: owner }, ...(uri ? [{ trait_type: 'Token URI', value: uri }] : [])],
+      properties: { ipfs_backup: '', storage_token_id: null, on_chain: false },
     }
   },
 })
