@@ -2,6 +2,9 @@ import { Redis } from 'ioredis'
 import type { EventBus, Invalidation, ProtocolEvent } from './port.ts'
 import { reportOutages, type Warn } from './redis-outages.ts'
 
+/** Messages kept while Redis is away; older ones give way (events stay in the store, for clients to replay). */
+const MAX_PENDING = 10_000
+
 /**
  * Redis pub/sub: an event published by any instance reaches the subscribers of every
  * instance, including this one (through Redis, so all instances see one order).
@@ -51,16 +54,50 @@ export async function createRedisBus(url: string, prefix = 'b2c', warn?: Warn): 
         lost = true
       })
   })
+  // What could not be published while Redis was away, sent in order once the publisher is back:
+  // the events are stored, but the live streams of every instance would never hear of them
+  // (a stream skips an event older than the last it sent, so later ones wait behind these).
+  const pending: Array<[channel: string, message: string]> = []
+  let flushing = false
+  async function flush() {
+    if (flushing || publisher.status !== 'ready') return
+    flushing = true
+    try {
+      while (pending.length > 0) {
+        const [channel, message] = pending[0]!
+        await publisher.publish(channel, message)
+        pending.shift()
+      }
+    } catch {
+      // Away again: the next 'ready' goes on from here.
+    } finally {
+      flushing = false
+    }
+  }
+  publisher.on('ready', () => void flush())
+  async function send(channel: string, message: string) {
+    if (pending.length === 0) {
+      try {
+        await publisher.publish(channel, message)
+        return
+      } catch {
+        // Queued below; the outage itself is reported by reportOutages.
+      }
+    }
+    pending.push([channel, message])
+    if (pending.length > MAX_PENDING) pending.shift()
+    void flush()
+  }
   return {
     async publish(event) {
-      await publisher.publish(CHANNEL, JSON.stringify(event))
+      await send(CHANNEL, JSON.stringify(event))
     },
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
     async publishInvalidation(message) {
-      await publisher.publish(INVALIDATIONS, JSON.stringify(message))
+      await send(INVALIDATIONS, JSON.stringify(message))
     },
     subscribeInvalidations(listener) {
       invalidationListeners.add(listener)
