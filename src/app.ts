@@ -5,7 +5,7 @@ import { createLogger } from './config/logger.ts'
 import { redactUrl, secretUrlsOf } from './config/redact-url.ts'
 import type { Context } from './context.ts'
 import { chatAgent } from './chat/agent.ts'
-import { createChain } from './chain/clients.ts'
+import { createChain, type Chain } from './chain/clients.ts'
 import { readDeploymentFile, readDevnetDeployment, type Deployment } from './chain/deployment.ts'
 import { PUBLIC_MAINNET_RPC } from './chain/constants.ts'
 import { openDb, resetData, serviceDbConfig, type Db } from './store/db.ts'
@@ -132,6 +132,9 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const minter = createTxSender({ db, chain, account: keys.minter, log, stuckAfterMs: config.SENDER_STUCK_MS, pollMs: config.SENDER_POLL_MS })
   const facilitatorSender = createTxSender({ db, chain, account: keys.facilitator, log, stuckAfterMs: config.SENDER_STUCK_MS, pollMs: config.SENDER_POLL_MS })
   const relayer = createTxSender({ db, chain, account: keys.relayer, log, stuckAfterMs: config.SENDER_STUCK_MS, pollMs: config.SENDER_POLL_MS })
+  // A key without ETH can send nothing: said once at start (a mistyped key, an empty wallet),
+  // not only through each refused send. Not awaited: start-up does not wait on the chain for it.
+  void warnUnfundedKeys(chain, { MINTER_PRIVATE_KEY: keys.minter.address, RELAYER_PRIVATE_KEY: keys.relayer.address, ...(config.FACILITATOR_URL ? {} : { FACILITATOR_PRIVATE_KEY: keys.facilitator.address }) }, log)
   const facilitator: Facilitator = config.FACILITATOR_URL
     ? createHttpFacilitator({ url: config.FACILITATOR_URL, apiKey: config.FACILITATOR_API_KEY })
     : createBuiltinFacilitator({ chain, sender: facilitatorSender })
@@ -275,4 +278,12 @@ function describeFileProblem(error: unknown): string {
     return `not a deployment file ({ "contracts": { "<name>": "0x…" }, "fundWallet": "0x…", "facilitator": "0x…" }): ${fields.join('; ')}${e.issues.length > 5 ? `; and ${e.issues.length - 5} more` : ''}`
   }
   return e.message
+}
+
+/** Logs a warning for each hot key that holds no ETH for gas (a failed read says nothing: the sends will). */
+async function warnUnfundedKeys(chain: Chain, keys: Record<string, `0x${string}`>, log: Logger): Promise<void> {
+  for (const [variable, address] of Object.entries(keys)) {
+    const balance = await chain.client.getBalance({ address }).catch(() => undefined)
+    if (balance === 0n) log.warn({ variable, address }, `the key of ${variable} (${address}) holds no ETH: its transactions cannot be sent; fund it or check the key`)
+  }
 }
