@@ -169,6 +169,9 @@ test('every 400 of the DeFi rows: status and error code', async () => {
   await refused(url, 400, 'INVALID_INPUT', { ...good, calldatas: ['0x123'] })
   await refused(url, 400, 'INVALID_INPUT', { ...good, description: '' })
   await refused(url, 400, 'INVALID_INPUT', { targets: good.targets, values: good.values, calldatas: good.calldatas })
+  // A field of the wrong type says only that (not also a length check run on the string).
+  const wrongType = await refused(url, 400, 'INVALID_INPUT', { ...good, targets: c.jesterStaking })
+  assert.deepEqual(wrongType.details.issues, [{ path: 'targets', message: 'Invalid input: expected array, received string' }])
 })
 
 test('add liquidity, then stake, claim and unstake on both venues with 1, 10 and 25 NFTs; no NFT refused', async () => {

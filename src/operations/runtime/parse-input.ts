@@ -19,7 +19,7 @@ export function parseOperationInput(op: AnyOperation, raw: unknown): unknown {
   throw new AppError(code, message, {
     details: {
       field: field || undefined,
-      issues: result.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+      issues: meaningfulIssues(result.error.issues).map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
     },
   })
 }
@@ -51,4 +51,14 @@ function unwrap(schema: any): any {
     } else return current
   }
   return current
+}
+
+/**
+ * Zod goes on checking a value of the wrong type ("expected array, received string", then
+ * "expected string to have <=10 characters" for an array's max): only the type issue says
+ * something true about a field whose type is wrong.
+ */
+function meaningfulIssues(issues: z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const wrongType = new Set(issues.filter((i) => i.code === 'invalid_type').map((i) => i.path.map(String).join('.')))
+  return issues.filter((i) => i.code === 'invalid_type' || !wrongType.has(i.path.map(String).join('.')))
 }
