@@ -362,4 +362,21 @@ test('a paused circuit breaker is shown by safety', async () => {
   const safety = await ok('/api/defi/safety')
   assert.deepEqual([safety.circuitBreaker.paused, safety.writesSafe], [true, false])
   assert.equal(safety.circuitBreaker.autoUnpauseTime, safety.circuitBreaker.pausedAt + 7 * DAY)
+  // While paused, no plan is handed out that the pair or a venue would revert: with the
+  // transfer-style pair the swap's input would be left in the pair for anyone to take.
+  const a = d.address(14)
+  for (const url of [`/api/defi/amm/swap-tx?from=MC&amount=100&recipient=${a}`, `/api/defi/amm/add-liquidity-tx?amountMC=10&amountMG=1&recipient=${a}`, `/api/defi/staking/tx?action=stake&venue=mogger&amount=1&address=${a}`]) {
+    assert.equal((await refused(url, 400, 'INVALID_INPUT')).details.reason, 'paused', url)
+  }
+  assert.equal((await get(`/api/defi/staking/tx?action=claim&venue=mogger&address=${a}`)).status, 200, 'claim still works')
+})
+
+test('a swap or liquidity recipient that cannot receive is refused: the zero address, the pair, its tokens', async () => {
+  const c = d.devnet.info.contracts
+  for (const bad of ['0x0000000000000000000000000000000000000000', c.pair!, c.token, c.secondToken]) {
+    assert.equal((await refused(`/api/defi/amm/swap-tx?from=MC&amount=10&recipient=${bad}`, 400, 'INVALID_ADDRESS')).details.reason, 'invalid_recipient', bad)
+  }
+  assert.equal((await refused(`/api/defi/amm/add-liquidity-tx?amountMC=10&amountMG=1&recipient=${c.pair}`, 400, 'INVALID_ADDRESS')).details.reason, 'invalid_recipient')
+  // And a wei value past uint256 in a proposal is a 400, not a 500 from the encoder.
+  await refused('/api/defi/governance/propose-tx', 400, 'INVALID_AMOUNT', { targets: [c.jesterStaking], values: [(2n ** 256n).toString()], calldatas: ['0x'], description: 'x' })
 })

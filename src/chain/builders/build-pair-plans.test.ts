@@ -54,6 +54,20 @@ test('swap refusals: zero amount, foreign token, bad slippage, empty pair, dust'
   assert.equal(reason(buildPairSwapPlan({ ...state, tokenIn: mc, amountIn: 1n, recipient })), 'zero_output')
 })
 
+test('nothing that would revert after the input is sent: a paused protocol, a recipient that cannot receive', () => {
+  const reason = (r: { ok: boolean; reason?: string }) => (r.ok ? 'ok' : r.reason)
+  const swap = { ...state, tokenIn: mc, amountIn: 1000n * E18, recipient }
+  assert.equal(reason(buildPairSwapPlan(swap)), 'ok')
+  assert.equal(reason(buildPairSwapPlan({ ...swap, paused: true })), 'paused')
+  for (const bad of ['0x0000000000000000000000000000000000000000', pair, mc, mg.toLowerCase()] as `0x${string}`[]) {
+    assert.equal(reason(buildPairSwapPlan({ ...swap, recipient: bad })), 'invalid_recipient', bad)
+  }
+  const liquidity = { pair, tokenA: mc, tokenB: mg, amountA: E18, amountB: E18, recipient }
+  assert.equal(reason(buildAddLiquidityPlan(liquidity)), 'ok')
+  assert.equal(reason(buildAddLiquidityPlan({ ...liquidity, paused: true })), 'paused')
+  assert.equal(reason(buildAddLiquidityPlan({ ...liquidity, recipient: pair })), 'invalid_recipient')
+})
+
 test('add liquidity: approve, approve, addLiquidity; approvals skipped when allowances suffice', () => {
   const full = buildAddLiquidityPlan({ pair, tokenA: mc, tokenB: mg, amountA: 10n, amountB: 1n, recipient })
   assert.ok(full.ok)

@@ -1,4 +1,4 @@
-import { erc20Abi } from 'viem'
+import { erc20Abi, zeroAddress } from 'viem'
 import { pairAbi } from '../abis/pair.ts'
 import { planStep, refuse, type PlanResult, type PlanStep } from './plan.ts'
 
@@ -44,7 +44,7 @@ export function quotePairSwap(args: { amountIn: bigint; reserveIn: bigint; reser
   return { amountOut, minOut, priceImpactBps, slippageBps }
 }
 
-export type SwapRefusal = 'invalid_amount' | 'invalid_slippage' | 'unknown_token' | 'no_liquidity' | 'zero_output'
+export type SwapRefusal = 'invalid_amount' | 'invalid_slippage' | 'unknown_token' | 'no_liquidity' | 'zero_output' | 'paused' | 'invalid_recipient'
 
 /**
  * A swap of `amountIn` of `tokenIn` on the pair, output to `recipient`. The plan depends on
@@ -54,10 +54,14 @@ export type SwapRefusal = 'invalid_amount' | 'invalid_slippage' | 'unknown_token
  * caller to check (the devnet and the recorded pair both pay the computed output).
  */
 export function buildPairSwapPlan(
-  input: PairState & { tokenIn: `0x${string}`; amountIn: bigint; recipient: `0x${string}`; slippageBps?: bigint; allowance?: bigint },
+  input: PairState & { tokenIn: `0x${string}`; amountIn: bigint; recipient: `0x${string}`; slippageBps?: bigint; allowance?: bigint; paused?: boolean },
 ): PlanResult<SwapRefusal> & { quote?: ReturnType<typeof quotePairSwap> } {
   const slippageBps = input.slippageBps ?? PAIR_SLIPPAGE_BPS
   if (input.amountIn <= 0n) return refuse('invalid_amount', 'The swap needs an amount above zero.')
+  // With a transfer-style pair the input is sent before the swap: a swap that then reverts
+  // leaves it in the pair for anyone to take. So nothing is planned that would revert.
+  if (!canReceive(input.recipient, input)) return refuse('invalid_recipient', `${input.recipient} cannot receive the output (the zero address, the pair or one of its tokens).`)
+  if (input.paused) return refuse('paused', 'The protocol is paused (circuit breaker): the pair refuses swaps until it is unpaused; GET /api/defi/safety says when.')
   if (slippageBps < 0n || slippageBps >= 10_000n) return refuse('invalid_slippage', 'slippageBps must be between 0 and 9999.')
   const aIn = input.tokenIn.toLowerCase() === input.tokenA.toLowerCase()
   if (!aIn && input.tokenIn.toLowerCase() !== input.tokenB.toLowerCase()) return refuse('unknown_token', `${input.tokenIn} is neither token of the pair.`)
@@ -88,11 +92,20 @@ export function buildAddLiquidityPlan(input: {
   recipient: `0x${string}`
   allowanceA?: bigint
   allowanceB?: bigint
-}): PlanResult<'invalid_amount'> {
+  paused?: boolean
+}): PlanResult<'invalid_amount' | 'paused' | 'invalid_recipient'> {
   if (input.amountA <= 0n || input.amountB <= 0n) return refuse('invalid_amount', 'Both amounts must be above zero.')
+  if (!canReceive(input.recipient, input)) return refuse('invalid_recipient', `${input.recipient} cannot receive the LP tokens (the zero address, the pair or one of its tokens).`)
+  if (input.paused) return refuse('paused', 'The protocol is paused (circuit breaker): the pair refuses liquidity until it is unpaused; GET /api/defi/safety says when.')
   const plan: PlanStep[] = []
   if (input.allowanceA === undefined || input.allowanceA < input.amountA) plan.push(planStep({ to: input.tokenA, abi: erc20Abi, functionName: 'approve', args: [input.pair, input.amountA] }))
   if (input.allowanceB === undefined || input.allowanceB < input.amountB) plan.push(planStep({ to: input.tokenB, abi: erc20Abi, functionName: 'approve', args: [input.pair, input.amountB] }))
   plan.push(planStep({ to: input.pair, abi: pairAbi, functionName: 'addLiquidity', args: [input.amountA, input.amountB, input.recipient] }))
   return { ok: true, plan }
+}
+
+/** Not the zero address, the pair or one of its tokens: those would burn or strand what they receive. */
+function canReceive(recipient: `0x${string}`, pair: { pair: `0x${string}`; tokenA: `0x${string}`; tokenB: `0x${string}` }): boolean {
+  const r = recipient.toLowerCase()
+  return ![zeroAddress, pair.pair, pair.tokenA, pair.tokenB].some((a) => a.toLowerCase() === r)
 }

@@ -47,3 +47,11 @@ test('refusals: no amount, no NFT, unstaking more than staked', () => {
   const tooMuch = buildStakingPlan({ ...base, action: 'unstake', venue: 'mogger', amount: 2n, staked: 1n })
   assert.equal(!tooMuch.ok && tooMuch.reason, 'insufficient_stake')
 })
+
+test('while the protocol is paused: stake is refused, unstake and claim are not', () => {
+  const base = { venue: 'mogger' as const, staking: getAddress('0x1111111111111111111111111111111111111111'), stakeToken: getAddress('0x2222222222222222222222222222222222222222'), nftCount: 1n, staked: 10n, paused: true }
+  const reason = (r: { ok: boolean; reason?: string }) => (r.ok ? 'ok' : r.reason)
+  assert.equal(reason(buildStakingPlan({ ...base, action: 'stake', amount: 5n })), 'paused')
+  assert.equal(reason(buildStakingPlan({ ...base, action: 'unstake', amount: 5n })), 'ok')
+  assert.equal(reason(buildStakingPlan({ ...base, action: 'claim' })), 'ok')
+})

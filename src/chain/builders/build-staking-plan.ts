@@ -5,7 +5,7 @@ import { planStep, refuse, type PlanResult, type PlanStep } from './plan.ts'
 
 export type StakingVenue = 'mogger' | 'jester'
 export type StakingAction = 'stake' | 'unstake' | 'claim'
-export type StakingRefusal = 'invalid_amount' | 'nft_required' | 'insufficient_stake'
+export type StakingRefusal = 'invalid_amount' | 'nft_required' | 'insufficient_stake' | 'paused'
 
 export type StakingPlanInput = {
   action: StakingAction
@@ -21,6 +21,8 @@ export type StakingPlanInput = {
   allowance?: bigint
   /** The wallet's NFT count, when known: 0 refuses a stake (the venues revert without an NFT). */
   nftCount?: bigint
+  /** The circuit breaker pauses the protocol: stake reverts (unstake and claim do not). */
+  paused?: boolean
   /** The wallet's current stake, when known: an unstake above it is refused. */
   staked?: bigint
 }
@@ -43,6 +45,7 @@ export function buildStakingPlan(input: StakingPlanInput): PlanResult<StakingRef
     if (input.staked !== undefined && amount > input.staked) return refuse('insufficient_stake', `The wallet has ${input.staked} staked, less than ${amount}.`)
     return { ok: true, plan: [call('unstake', amount)] }
   }
+  if (input.paused) return refuse('paused', 'The protocol is paused (circuit breaker): staking refuses new stakes until it is unpaused (unstake and claim still work); GET /api/defi/safety says when.')
   if (input.nftCount === 0n) return refuse('nft_required', 'Staking needs at least one looksmaxx NFT (no NFT: no staking and no rewards).')
   const plan: PlanStep[] = []
   if (input.allowance === undefined || input.allowance < amount) {

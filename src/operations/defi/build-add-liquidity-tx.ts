@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
 import { addressIn, wei } from '../schemas.ts'
+import { readPaused } from '../../chain/reads/read-paused.ts'
 import { readPair } from '../../chain/reads/read-pair.ts'
 import { buildAddLiquidityPlan } from '../../chain/builders/build-pair-plans.ts'
 import { CHAIN_ID, humanAmount, pairSides, planOrThrow, planOut } from './shared.ts'
@@ -24,14 +25,14 @@ export const buildAddLiquidityTx = defineOperation({
   cacheControl: 'no-store',
   uses: ['chain'],
   async handler(ctx, { amountMC, amountMG, recipient, address }) {
-    const p = await readPair(ctx.chain, address)
+    const [p, paused] = await Promise.all([readPair(ctx.chain, address), readPaused(ctx.chain)])
     const { aIsMc } = pairSides(p, ctx.chain.contracts.token)
     const plan = planOrThrow(
       buildAddLiquidityPlan({
         pair: p.pair, tokenA: p.tokenA, tokenB: p.tokenB, amountA: aIsMc ? amountMC : amountMG, amountB: aIsMc ? amountMG : amountMC,
-        recipient, allowanceA: p.allowanceA, allowanceB: p.allowanceB,
+        recipient, allowanceA: p.allowanceA, allowanceB: p.allowanceB, paused,
       }),
-      { invalid_amount: 'INVALID_AMOUNT' },
+      { invalid_amount: 'INVALID_AMOUNT', invalid_recipient: 'INVALID_ADDRESS' },
     )
     return { chainId: CHAIN_ID, executionPlan: plan, amountMC: amountMC.toString(), amountMG: amountMG.toString(), recipient }
   },

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
 import { addressIn, boundedInt, wei } from '../schemas.ts'
+import { readPaused } from '../../chain/reads/read-paused.ts'
 import { readPair } from '../../chain/reads/read-pair.ts'
 import { buildPairSwapPlan } from '../../chain/builders/build-pair-plans.ts'
 import { CHAIN_ID, humanAmount, planOrThrow, planOut } from './shared.ts'
@@ -11,7 +12,7 @@ export const buildAmmSwapTx = defineOperation({
   method: 'GET',
   path: '/api/defi/amm/swap-tx',
   summary: 'Execution plan to swap MC↔MG on the pair: transfer the input to the pair, then swap; with minOut',
-  description: 'The pair has no on-chain minimum output: check the received amount against minOut off chain.',
+  description: 'The pair has no on-chain minimum output: check the received amount against minOut off chain. Refused (400, details.reason) while the protocol is paused (paused) and for a recipient that cannot receive (invalid_recipient: the zero address, the pair, its tokens): the input sent first would be left in the pair.',
   tags: ['defi'],
   input: z.object({
     from: z.enum(['MC', 'MG']).meta({ description: 'Input token: MC (MEGACHAD) or MG' }),
@@ -33,10 +34,10 @@ export const buildAmmSwapTx = defineOperation({
   cacheControl: 'no-store',
   uses: ['chain'],
   async handler(ctx, { from, amount, recipient, slippageBps }) {
-    const p = await readPair(ctx.chain)
+    const [p, paused] = await Promise.all([readPair(ctx.chain), readPaused(ctx.chain)])
     const tokenIn = from === 'MC' ? ctx.chain.contracts.token : ctx.chain.contracts.secondToken
-    const result = buildPairSwapPlan({ ...p, tokenIn, amountIn: amount, recipient, slippageBps: BigInt(slippageBps) })
-    const plan = planOrThrow(result, { invalid_amount: 'INVALID_AMOUNT', zero_output: 'INVALID_AMOUNT' })
+    const result = buildPairSwapPlan({ ...p, tokenIn, amountIn: amount, recipient, slippageBps: BigInt(slippageBps), paused })
+    const plan = planOrThrow(result, { invalid_amount: 'INVALID_AMOUNT', zero_output: 'INVALID_AMOUNT', invalid_recipient: 'INVALID_ADDRESS' })
     const q = result.quote!
     return {
       chainId: CHAIN_ID, executionPlan: plan, from, to: from === 'MC' ? 'MG' : 'MC', amountIn: amount.toString(),

@@ -1,4 +1,4 @@
-import { getAddress } from 'viem'
+import { getAddress, maxUint256 } from 'viem'
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
 import { addressIn } from '../schemas.ts'
@@ -15,7 +15,13 @@ const targetIn = z
   // Any case is accepted (DESIGN.md): a mixed-case spelling with a wrong checksum made viem's
   // encoder throw, a 500 found by test/ops/fuzz.test.ts.
   .transform((value) => getAddress(value.toLowerCase()))
-const weiIn = z.string().regex(/^\d{1,78}$/, { error: 'must be a wei amount (decimal digits)' }).meta({ errorCode: 'INVALID_AMOUNT', description: 'Wei, decimal string' })
+const weiIn = z
+  .string()
+  .regex(/^\d{1,78}$/, { error: 'must be a wei amount (decimal digits)' })
+  // 78 digits reach past uint256: refused here, not by the ABI encoder (a 500).
+  // (Zod runs this after a failed regex too: only digits reach BigInt.)
+  .refine((value) => !/^\d+$/.test(value) || BigInt(value) <= maxUint256, { error: 'must be at most 2^256 - 1' })
+  .meta({ errorCode: 'INVALID_AMOUNT', description: 'Wei, decimal string' })
 const calldataIn = z.string().regex(/^0x([a-fA-F0-9]{2})*$/, { error: 'must be 0x followed by an even number of hex digits' }).meta({ description: 'Calldata hex' })
 
 export const buildProposeTx = defineOperation({

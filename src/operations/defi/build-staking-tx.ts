@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
 import { addressIn } from '../schemas.ts'
+import { readPaused } from '../../chain/reads/read-paused.ts'
 import { readStaking } from '../../chain/reads/read-staking.ts'
 import { buildStakingPlan } from '../../chain/builders/build-staking-plan.ts'
 import { AppError } from '../../errors/app-error.ts'
@@ -32,13 +33,13 @@ export const buildStakingTx = defineOperation({
   uses: ['chain'],
   async handler(ctx, { action, venue, amount, address }) {
     if (action !== 'claim' && amount === undefined) throw new AppError('INVALID_AMOUNT', `${action} needs an amount.`, { details: { field: 'amount' } })
-    const s = await readStaking(ctx.chain, address)
+    const [s, paused] = await Promise.all([readStaking(ctx.chain, address), action === 'stake' ? readPaused(ctx.chain) : false])
     const v = venue === 'mogger' ? s.mogger : s.jester
     const pos = s.wallet?.[venue]
     const plan = planOrThrow(
       buildStakingPlan({
         action, venue, staking: v.address, stakeToken: v.stakeToken, pid: s.jester.pid, amount,
-        allowance: pos?.allowance, nftCount: s.wallet?.boost.nftCount, staked: pos?.staked,
+        allowance: pos?.allowance, nftCount: s.wallet?.boost.nftCount, staked: pos?.staked, paused,
       }),
       { invalid_amount: 'INVALID_AMOUNT', insufficient_stake: 'INSUFFICIENT_BALANCE', nft_required: 'INSUFFICIENT_BALANCE' },
     )
