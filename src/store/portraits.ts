@@ -149,10 +149,10 @@ export async function listBurnerTotals(db: Queryable, limit: number): Promise<Bu
   }))
 }
 
-export async function listPortraitsOf(db: Queryable, burner: string): Promise<GalleryRow[]> {
+export async function listPortraitsOf(db: Queryable, burner: string, limit = 200): Promise<GalleryRow[]> {
   const { rows } = await db.query<Record<string, any>>(
-    'SELECT token_id, burner, burn_tx_hash, image_cid, burn_amount_wei, minted_at FROM portraits WHERE lower(burner) = lower($1) ORDER BY minted_at DESC, token_id DESC LIMIT 200',
-    [burner],
+    'SELECT token_id, burner, burn_tx_hash, image_cid, burn_amount_wei, minted_at FROM portraits WHERE lower(burner) = lower($1) ORDER BY minted_at DESC, token_id DESC LIMIT $2',
+    [burner, limit],
   )
   return rows.map(toGalleryRow)
 }

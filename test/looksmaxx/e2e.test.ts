@@ -87,6 +87,11 @@ test('an agent buys tokens, burns, pays 1 USDm with x402 and receives its portra
   })
   assert.match(tokenUri, /^ipfs:\/\//)
 
+  // The wallet's NFT inventory lists the portrait it just looksmaxxed, first.
+  const inventory = await getJson(`${app.url}/api/defi/nft?address=${agent.address}`)
+  assert.equal(inventory.status, 200, JSON.stringify(inventory.body))
+  assert.deepEqual(inventory.body.recent[0], { tokenId: body.tokenId, burnTxHash, ipfsUrl: body.ipfsUrl, timestamp: inventory.body.recent[0].timestamp })
+
   // An NFT minted outside the service (the seed's #1): its token URI is linked as its own
   // metadata, never given as its image.
   const foreign = await getJson(`${app.url}/api/metadata/1`)

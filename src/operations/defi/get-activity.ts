@@ -3,6 +3,7 @@ import { defineOperation } from '../define.ts'
 import { addressOut, isoTimestamp, queryInt } from '../schemas.ts'
 import { listDefiActivity } from '../../store/defi-activity.ts'
 import { CHAIN_ID, fmt } from './shared.ts'
+import { summarizeActivity } from './activity-summary.ts'
 
 export const getActivity = defineOperation({
   id: 'get_activity',
@@ -25,6 +26,7 @@ export const getActivity = defineOperation({
       z.object({
         kind: z.string(),
         blockNumber: z.number().int(),
+        summary: z.string().describe('One sentence for a person: "0xf39F…2266 staked 1,000 MC on the mogger venue (MC)"'),
         logIndex: z.number().int(),
         txHash: z.string(),
         actor: addressOut.nullable(),
@@ -45,7 +47,7 @@ export const getActivity = defineOperation({
   async handler(ctx, { limit, blocks }) {
     const { head, rows } = await listDefiActivity(ctx.db, blocks, limit)
     const items = rows.map((r) => ({
-      kind: r.kind, blockNumber: Number(r.blockNumber), logIndex: r.logIndex, txHash: r.txHash, actor: r.actor,
+      kind: r.kind, blockNumber: Number(r.blockNumber), summary: summarizeActivity(r), logIndex: r.logIndex, txHash: r.txHash, actor: r.actor,
       amount: r.amount, amountFormatted: r.amount === null ? null : fmt(BigInt(r.amount)), details: r.extra, timestamp: r.time.toISOString(),
     }))
     return {

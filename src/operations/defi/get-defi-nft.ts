@@ -3,6 +3,10 @@ import { defineOperation } from '../define.ts'
 import { addressIn, addressOut } from '../schemas.ts'
 import { NFT_BOOST_TIERS, readNftBoost } from '../../chain/reads/read-nft-boost.ts'
 import { CHAIN_ID } from './shared.ts'
+import { listPortraitsOf } from '../../store/portraits.ts'
+
+/** Recent looksmaxxed portraits listed with a wallet's NFT inventory. */
+const RECENT = 10
 
 export const getDefiNft = defineOperation({
   id: 'get_defi_nft',
@@ -24,16 +28,21 @@ export const getDefiNft = defineOperation({
     eligible: z.boolean(),
     nextTierAt: z.number().int().nullable(),
     tiers: z.array(z.object({ minNfts: z.number().int(), multiplierBps: z.number().int() })),
+    recent: z
+      .array(z.object({ tokenId: z.string(), burnTxHash: z.string(), ipfsUrl: z.string(), timestamp: z.string() }))
+      .describe('The portraits this wallet looksmaxxed, newest first (up to 10)'),
   }),
   errors: ['INVALID_ADDRESS', 'UPSTREAM_FAILED'],
-  uses: ['chain'],
+  dependsOn: ['portraits'],
+  uses: ['chain', 'db', 'pipeline'],
   async handler(ctx, { address }) {
-    const b = await readNftBoost(ctx.chain, address)
+    const [b, portraits] = await Promise.all([readNftBoost(ctx.chain, address), listPortraitsOf(ctx.db, address, RECENT)])
     return {
       chainId: CHAIN_ID, address, nftContract: ctx.chain.contracts.nft, nftCount: Number(b.nftCount), boostMultiplierBps: Number(b.multiplierBps),
       boostMultiplier: `${(Number(b.multiplierBps) / 10_000).toFixed(3)}x`, eligible: b.eligible,
       nextTierAt: b.nextTierAt === null ? null : Number(b.nextTierAt),
       tiers: NFT_BOOST_TIERS.map((t) => ({ minNfts: Number(t.minNfts), multiplierBps: Number(t.multiplierBps) })),
+      recent: portraits.map((p) => ({ tokenId: p.tokenId, burnTxHash: p.burnTxHash, ipfsUrl: ctx.pipeline.deps.ipfs.gatewayUrl(p.imageCid), timestamp: p.mintedAt.toISOString() })),
     }
   },
 })

@@ -19,7 +19,14 @@ export const getEmission = defineOperation({
     weeklyEmission: wei,
     weeklyEmissionFormatted: z.string(),
     totalDistributed: wei,
-    split: z.object({ moggerBps: z.number().int(), jesterBps: z.number().int(), treasuryBps: z.number().int() }),
+    split: z.object({
+      moggerBps: z.number().int(),
+      jesterBps: z.number().int(),
+      treasuryBps: z.number().int(),
+      moggerPct: z.number().describe('The same split in percent (bps / 100)'),
+      jesterPct: z.number(),
+      treasuryPct: z.number(),
+    }),
     projected: z.array(z.object({ week: z.number().int(), emission: wei, emissionFormatted: z.string() })),
   }),
   errors: ['UPSTREAM_FAILED'],
@@ -29,7 +36,10 @@ export const getEmission = defineOperation({
     return {
       chainId: CHAIN_ID, totalWeeks: Number(e.totalWeeks), startTime: Number(e.startTime), currentWeek: Number(e.currentWeek),
       weeklyEmission: e.weeklyEmission.toString(), weeklyEmissionFormatted: fmt(e.weeklyEmission), totalDistributed: e.totalDistributed.toString(),
-      split: { moggerBps: Number(e.split.moggerBps), jesterBps: Number(e.split.jesterBps), treasuryBps: Number(e.split.treasuryBps) },
+      split: {
+        moggerBps: Number(e.split.moggerBps), jesterBps: Number(e.split.jesterBps), treasuryBps: Number(e.split.treasuryBps),
+        moggerPct: Number(e.split.moggerBps) / 100, jesterPct: Number(e.split.jesterBps) / 100, treasuryPct: Number(e.split.treasuryBps) / 100,
+      },
       projected: e.projected.map((v, i) => ({ week: Number(e.currentWeek) + i, emission: v.toString(), emissionFormatted: fmt(v) })),
     }
   },
