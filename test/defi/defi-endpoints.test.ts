@@ -373,7 +373,11 @@ test('a paused circuit breaker is shown by safety', async () => {
   for (const url of [`/api/defi/amm/swap-tx?from=MC&amount=100&recipient=${a}`, `/api/defi/amm/add-liquidity-tx?amountMC=10&amountMG=1&recipient=${a}`, `/api/defi/staking/tx?action=stake&venue=mogger&amount=1&address=${a}`]) {
     assert.equal((await refused(url, 400, 'INVALID_INPUT')).details.reason, 'paused', url)
   }
-  assert.equal((await get(`/api/defi/staking/tx?action=claim&venue=mogger&address=${a}`)).status, 200, 'claim still works')
+  const staker = defiAccountAddresses[defiRoles.stakers.twentyFive]
+  assert.equal((await get(`/api/defi/staking/tx?action=claim&venue=mogger&address=${staker}`)).status, 200, 'claim still works')
+  assert.equal((await get(`/api/defi/staking/tx?action=unstake&venue=mogger&amount=1&address=${staker}`)).status, 200, 'unstake still works')
+  // A claim of nothing (the wallet is known, and has earned nothing) would revert "No rewards".
+  assert.equal((await refused(`/api/defi/staking/tx?action=claim&venue=mogger&address=${a}`, 400, 'INSUFFICIENT_BALANCE')).details.reason, 'nothing_to_claim')
 })
 
 test('a swap or liquidity recipient that cannot receive is refused: the zero address, the pair, its tokens', async () => {

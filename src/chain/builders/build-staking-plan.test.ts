@@ -55,3 +55,11 @@ test('while the protocol is paused: stake is refused, unstake and claim are not'
   assert.equal(reason(buildStakingPlan({ ...base, action: 'unstake', amount: 5n })), 'ok')
   assert.equal(reason(buildStakingPlan({ ...base, action: 'claim' })), 'ok')
 })
+
+test('a claim of nothing is refused when the wallet is known; unknown, it is planned', () => {
+  const base = { venue: 'mogger' as const, staking: getAddress('0x1111111111111111111111111111111111111111'), stakeToken: getAddress('0x2222222222222222222222222222222222222222'), action: 'claim' as const }
+  const reason = (r: { ok: boolean; reason?: string }) => (r.ok ? 'ok' : r.reason)
+  assert.equal(reason(buildStakingPlan({ ...base, earned: 0n })), 'nothing_to_claim')
+  assert.equal(reason(buildStakingPlan({ ...base, earned: 1n })), 'ok')
+  assert.equal(reason(buildStakingPlan(base)), 'ok')
+})

@@ -5,7 +5,7 @@ import { planStep, refuse, type PlanResult, type PlanStep } from './plan.ts'
 
 export type StakingVenue = 'mogger' | 'jester'
 export type StakingAction = 'stake' | 'unstake' | 'claim'
-export type StakingRefusal = 'invalid_amount' | 'nft_required' | 'insufficient_stake' | 'paused'
+export type StakingRefusal = 'invalid_amount' | 'nft_required' | 'insufficient_stake' | 'paused' | 'nothing_to_claim'
 
 export type StakingPlanInput = {
   action: StakingAction
@@ -21,6 +21,8 @@ export type StakingPlanInput = {
   allowance?: bigint
   /** The wallet's NFT count, when known: 0 refuses a stake (the venues revert without an NFT). */
   nftCount?: bigint
+  /** Rewards the wallet can claim on this venue, when it is known. */
+  earned?: bigint
   /** The circuit breaker pauses the protocol: stake reverts (unstake and claim do not). */
   paused?: boolean
   /** The wallet's current stake, when known: an unstake above it is refused. */
@@ -38,7 +40,8 @@ export function buildStakingPlan(input: StakingPlanInput): PlanResult<StakingRef
       ? planStep({ to: input.staking, abi: moggerStakingAbi, functionName, args: amount === undefined ? [] : [amount] })
       : planStep({ to: input.staking, abi: jesterStakingAbi, functionName, args: amount === undefined ? [pid] : [pid, amount] })
 
-  if (input.action === 'claim') return { ok: true, plan: [call('claimRewards')] }
+  // With the wallet known: a claim of nothing reverts ("No rewards"), so it is not planned.
+  if (input.action === 'claim') return input.earned === 0n ? refuse('nothing_to_claim', 'The wallet has no rewards to claim on this venue yet.') : { ok: true, plan: [call('claimRewards')] }
   const amount = input.amount
   if (amount === undefined || amount <= 0n) return refuse('invalid_amount', `${input.action} needs an amount above zero.`)
   if (input.action === 'unstake') {

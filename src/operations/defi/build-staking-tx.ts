@@ -39,9 +39,9 @@ export const buildStakingTx = defineOperation({
     const plan = planOrThrow(
       buildStakingPlan({
         action, venue, staking: v.address, stakeToken: v.stakeToken, pid: s.jester.pid, amount,
-        allowance: pos?.allowance, nftCount: s.wallet?.boost.nftCount, staked: pos?.staked, paused,
+        allowance: pos?.allowance, nftCount: s.wallet?.boost.nftCount, staked: pos?.staked, earned: pos?.earned, paused,
       }),
-      { invalid_amount: 'INVALID_AMOUNT', insufficient_stake: 'INSUFFICIENT_BALANCE', nft_required: 'INSUFFICIENT_BALANCE' },
+      { invalid_amount: 'INVALID_AMOUNT', insufficient_stake: 'INSUFFICIENT_BALANCE', nft_required: 'INSUFFICIENT_BALANCE', nothing_to_claim: 'INSUFFICIENT_BALANCE' },
     )
     return {
       chainId: CHAIN_ID, executionPlan: plan, action, venue, amount: amount?.toString() ?? null,
