@@ -1,9 +1,9 @@
 import sharp from 'sharp'
 import { AppError } from '../errors/app-error.ts'
+import { MAX_IMAGE_PIXELS, PORTRAIT_DECODE } from '../adapters/image/decode-options.ts'
 
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024
-/** Bounds the decoded size, so a small file cannot expand into gigabytes (decompression bomb). */
-export const MAX_IMAGE_PIXELS = 40_000_000
+export { MAX_IMAGE_PIXELS }
 /**
  * Bounds the decoded size (width × height × channels × bytes per sample; a progressive JPEG
  * keeps two bytes per coefficient), which bounds both the memory of a decode that cannot
@@ -173,7 +173,7 @@ export async function decodePortrait(header: PortraitHeader): Promise<Portrait> 
   const { bytes, mimeType, width, height } = header
   await withDecodeSlot(async () => {
     try {
-      await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, sequentialRead: true, failOn: 'error' })
+      await sharp(bytes, { ...PORTRAIT_DECODE, sequentialRead: true })
         .resize(32, 32, { fit: 'inside' })
         .raw()
         .timeout({ seconds: DECODE_TIMEOUT_SECONDS })

@@ -93,3 +93,19 @@ test('without a face: the fallback beam at 42% height, no eye glows', async () =
   assert.ok(onBeam.r > onBeam.g + 30, `beam is pink: ${JSON.stringify(onBeam)}`)
   assert.ok(Math.abs(offBeam.r - offBeam.g) < 6, `elsewhere grey: ${JSON.stringify(offBeam)}`)
 })
+
+test('an image the pre-payment check accepts is one the stylizer reads: a JPEG with a damaged segment', async () => {
+  const { portraitBase64 } = await import('../support/agent.ts')
+  const { parsePortrait } = await import('../../src/pipeline/parse-portrait.ts')
+  const bytes = Buffer.from(await portraitBase64(), 'base64')
+  // 40 bytes of 0xFF halfway through the entropy-coded data: libvips warns, it does not fail.
+  bytes.fill(0xff, bytes.length >> 1, (bytes.length >> 1) + 40)
+  const portrait = await parsePortrait(bytes.toString('base64'))
+  // Accepted before payment (the check reads with failOn 'error')...
+  assert.equal(portrait.mimeType, 'image/jpeg')
+  // ...so generation, after payment, must read it too (libvips' default refused it).
+  await assert.rejects(sharp(bytes).raw().toBuffer(), 'the default decoder refuses these bytes, or this test proves nothing')
+  const out = await stylizer.generate({ image: portrait.bytes, mimeType: portrait.mimeType, seed: '0x01' })
+  const meta = await sharp(out.image).metadata()
+  assert.deepEqual([meta.format, meta.width, meta.height], ['png', 1024, 1024])
+})

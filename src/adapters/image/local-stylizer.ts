@@ -2,6 +2,7 @@ import sharp from 'sharp'
 import { createHash } from 'node:crypto'
 import type { ImageGenerator } from './port.ts'
 import { createFaceDetector, type Face, type FaceDetector, type Point } from './face-landmarks.ts'
+import { PORTRAIT_DECODE } from './decode-options.ts'
 
 export const OUTPUT_SIZE = 1024
 const BACKGROUND = { r: 0x19, g: 0x19, b: 0x1a }
@@ -102,7 +103,8 @@ export function createLocalStylizer(options: { detector?: () => Promise<FaceDete
   return {
     name: 'local-stylizer',
     async generate({ image, seed }) {
-      const decode = () => sharp(image, { limitInputPixels: 40_000_000 }).rotate().resize(OUTPUT_SIZE, OUTPUT_SIZE, { fit: 'inside', withoutEnlargement: true })
+      // Read as the pre-payment check read it: what it accepted is paid for and must be generated.
+      const decode = () => sharp(image, PORTRAIT_DECODE).rotate().resize(OUTPUT_SIZE, OUTPUT_SIZE, { fit: 'inside', withoutEnlargement: true })
       // The grey copy is decoded on libuv threads while the face is being found.
       const [source, grayFrame] = await Promise.all([
         decode().removeAlpha().raw().toBuffer({ resolveWithObject: true }),

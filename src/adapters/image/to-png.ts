@@ -1,6 +1,10 @@
 import sharp from 'sharp'
+import { PORTRAIT_DECODE } from './decode-options.ts'
 
-/** Any generated image as the square 1024² PNG the NFT uses. */
+/**
+ * Any generated image as the square 1024² PNG the NFT uses. Read as leniently as the upload was
+ * (a slightly damaged provider image still makes a portrait rather than a retry that never ends).
+ */
 export async function toSquarePng(bytes: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await sharp(bytes).resize(1024, 1024, { fit: 'cover' }).png().toBuffer())
+  return new Uint8Array(await sharp(bytes, PORTRAIT_DECODE).resize(1024, 1024, { fit: 'cover' }).png().toBuffer())
 }
