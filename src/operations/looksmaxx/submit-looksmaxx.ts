@@ -31,7 +31,7 @@ export const portraitFields = {
   devTxHash: txHash.describe('Transfer of 112,500 tokens to the fund wallet (may equal burnTxHash when one transaction carries both)'),
   burnerAddress: addressIn('Address that sent both transfers; the NFT is minted to it'),
   image: z.string().min(1).describe('Base64 portrait (JPEG, PNG or WebP, at most 4 MB decoded); a data: URI is accepted').meta({ errorCode: 'INVALID_IMAGE' }),
-  imageType: z.enum(['image/jpeg', 'image/png', 'image/webp']).optional().describe('Default image/png; must match the bytes'),
+  imageType: z.enum(['image/jpeg', 'image/png', 'image/webp']).optional().describe('Must match the bytes when given; omitted, the type is read from the bytes (the spec\'s default image/png, or JPEG or WebP)'),
   burnerSignature: burnerSignatureField.optional(),
   burnerDeadline: burnerDeadlineField.optional(),
 }
