@@ -9,11 +9,13 @@ export type ProposeEligibility = {
   currentWeek: bigint
   /** This week's top 3 senders of the ranking, largest first (empty slots left out). */
   top3: { address: `0x${string}`; amount: bigint }[]
+  /** Last week's top 3: they may propose this week too (empty in week 0). */
+  lastWeekTop3: { address: `0x${string}`; amount: bigint }[]
   /** With a proposer: whether it is in the top 3 of this or last week. */
   canPropose?: boolean
 }
 
-/** Eligibility to propose: the week, its top 3 and (with a proposer) canPropose, in two eth_calls (the week names the top 3). */
+/** Eligibility to propose: the week, its top 3 and (with a proposer) canPropose, in two eth_calls (the week names the top 3s). */
 export async function readProposeEligibility(chain: Chain, proposer?: `0x${string}`): Promise<ProposeEligibility> {
   const ranking = defiAddress(chain, 'ranking')
   try {
@@ -22,9 +24,14 @@ export async function readProposeEligibility(chain: Chain, proposer?: `0x${strin
       ...(proposer ? [{ address: ranking, abi: rankingAbi, functionName: 'canPropose', args: [proposer] }] : []),
     ])
     const currentWeek = ok<bigint>(first[0])
-    const [who, amounts] = await chain.client.readContract({ address: ranking, abi: rankingAbi, functionName: 'getWeekTop3', args: [currentWeek] })
-    const top3 = who.map((address, i) => ({ address, amount: amounts[i]! })).filter((e) => e.address !== ZERO)
-    return { currentWeek, top3, ...(proposer ? { canPropose: ok<boolean>(first[1]) } : {}) }
+    const weeks = currentWeek > 0n ? [currentWeek, currentWeek - 1n] : [currentWeek]
+    const tops = await multicallList(chain, weeks.map((week) => ({ address: ranking, abi: rankingAbi, functionName: 'getWeekTop3', args: [week] })))
+    const entries = (i: number) => {
+      if (i >= tops.length) return []
+      const [who, amounts] = ok<readonly [readonly `0x${string}`[], readonly bigint[]]>(tops[i])
+      return who.map((address, j) => ({ address, amount: amounts[j]! })).filter((e) => e.address !== ZERO)
+    }
+    return { currentWeek, top3: entries(0), lastWeekTop3: entries(1), ...(proposer ? { canPropose: ok<boolean>(first[1]) } : {}) }
   } catch (cause) {
     throw rpcFailed('reading the proposer eligibility', cause)
   }

@@ -86,6 +86,7 @@ export const eligibilityOut = {
   canPropose: z.boolean().nullable(),
   currentWeek: z.number().int(),
   top3: z.array(z.object({ address: addressOut, amount: wei, amountFormatted: z.string() })),
+  lastWeekTop3: z.array(z.object({ address: addressOut, amount: wei, amountFormatted: z.string() })).describe('Last week\'s top 3, who may propose this week too'),
 }
 
 export function eligibilityJson(e: import('../../chain/reads/read-propose-eligibility.ts').ProposeEligibility, proposer?: string) {
@@ -94,5 +95,6 @@ export function eligibilityJson(e: import('../../chain/reads/read-propose-eligib
     canPropose: e.canPropose ?? null,
     currentWeek: Number(e.currentWeek),
     top3: e.top3.map((t) => ({ address: t.address, amount: t.amount.toString(), amountFormatted: fmt(t.amount) })),
+    lastWeekTop3: e.lastWeekTop3.map((t) => ({ address: t.address, amount: t.amount.toString(), amountFormatted: fmt(t.amount) })),
   }
 }
