@@ -68,8 +68,9 @@ test('/ shows the price, the gallery, the chadboard, the chart and the API refer
   const image = `#gallery-grid figure[data-token-id="${firstTokenId}"] img`
   await page.waitForFunction(`(() => { const img = document.querySelector('${image}'); return img.complete && img.naturalWidth > 0 })()`)
   // Shown whole and square, as the portrait is (not cropped to a strip by its size attributes).
-  const box = (await page.locator(image).boundingBox())!
-  assert.ok(box.width > 100 && Math.abs(box.width - box.height) <= 1, `portrait shown ${box.width}×${box.height}`)
+  // Measured in the page in one step: the gallery may re-render (events) between two calls.
+  const [width, height] = (await page.evaluate(`(() => { const r = document.querySelector('${image}').getBoundingClientRect(); return [r.width, r.height] })()`)) as [number, number]
+  assert.ok(width > 100 && Math.abs(width - height) <= 1, `portrait shown ${width}×${height}`)
   const row = page.locator(`#chadboard-rows tr[data-address="${holder.address}"]`)
   await row.waitFor()
   assert.match(await row.textContent() ?? '', /225,000/)
