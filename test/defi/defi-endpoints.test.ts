@@ -127,6 +127,8 @@ test('every 400 of the DeFi rows: status and error code', async () => {
   await refused(`/api/defi/staking/tx?action=stake&venue=mogger&amount=${huge}`, 400, 'INVALID_AMOUNT')
   await refused(`/api/defi/staking/tx?action=unstake&venue=jester&amount=${huge}`, 400, 'INVALID_AMOUNT')
   await refused(`/api/defi/amm/quote?from=MC&amount=${huge}`, 400, 'INVALID_AMOUNT')
+  // Dust the pair would pay nothing for: refused by the quote as by swap-tx (not quoted with a link that 400s).
+  assert.equal((await refused('/api/defi/amm/quote?from=MC&amount=0.000000000000000001', 400, 'INVALID_AMOUNT')).details.reason, 'zero_output')
   await refused(`/api/defi/amm/swap-tx?from=MC&amount=${huge}&recipient=${a}`, 400, 'INVALID_AMOUNT')
   await refused(`/api/defi/amm/add-liquidity-tx?amountMC=${huge}&amountMG=1&recipient=${a}`, 400, 'INVALID_AMOUNT')
   await refused('/api/defi/amm/quote?from=ETH&amount=1', 400, 'INVALID_INPUT')

@@ -40,6 +40,8 @@ export const getAmmQuote = defineOperation({
     if (from && amount !== undefined) {
       const [rIn, rOut] = from === 'MC' ? [reserveMc, reserveMg] : [reserveMg, reserveMc]
       const q = quotePairSwap({ amountIn: amount, reserveIn: rIn, reserveOut: rOut })
+      // As swap-tx refuses it: a swap the pair would pay nothing for is not quoted with a link to it.
+      if (q.amountOut === 0n) throw new AppError('INVALID_AMOUNT', 'The amount is too small: the pair would pay nothing.', { details: { field: 'amount', reason: 'zero_output' } })
       quote = {
         from, to: from === 'MC' ? 'MG' : 'MC', amountIn: amount.toString(), amountOut: q.amountOut.toString(), amountOutFormatted: fmt(q.amountOut),
         minOut: q.minOut.toString(), slippageBps: Number(q.slippageBps), priceImpactBps: Number(q.priceImpactBps),
