@@ -56,7 +56,8 @@ const erc20Errors = parseAbi([
   'error ERC20InsufficientAllowance(address spender, uint256 allowance, uint256 needed)',
 ])
 
-const tokens = (wei: bigint) => Number(formatUnits(wei, 18)).toLocaleString('en-US', { maximumFractionDigits: 2 })
+/** Token wei (18 decimals) as a person reads it: "112,500", "6,844.97". */
+export const tokens = (wei: bigint) => Number(formatUnits(wei, 18)).toLocaleString('en-US', { maximumFractionDigits: 2 })
 
 /**
  * Explains a revert whose data is an ERC-20 balance or allowance error; viem cannot decode it

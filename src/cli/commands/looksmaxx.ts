@@ -4,12 +4,12 @@
  * passed back (--burn-tx, --dev-tx) so a failed submission is retried without burning again.
  */
 import { open, stat } from 'node:fs/promises'
-import { formatEther, formatUnits, parseEther } from 'viem'
+import { formatEther, parseEther } from 'viem'
 import { ApiError } from '../api.ts'
 import { UsageError } from '../errors.ts'
 import { signExactPayment, type PaymentRequirement } from '../pay.ts'
 import { commandLine, type Session } from '../session.ts'
-import { WalletError } from '../wallet.ts'
+import { WalletError, tokens } from '../wallet.ts'
 
 const MAX_IMAGE_BYTES = 4 * 1024 * 1024
 const TOKEN_DECIMALS = 18
@@ -38,7 +38,6 @@ export async function readPortrait(file: string) {
   return { base64: bytes.toString('base64'), type }
 }
 
-const tokens = (wei: bigint) => Number(formatUnits(wei, TOKEN_DECIMALS)).toLocaleString('en-US', { maximumFractionDigits: 2 })
 
 /**
  * Refuses a swap that cannot cover the tokens the burns need, before the first transaction:

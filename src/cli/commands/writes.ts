@@ -1,9 +1,7 @@
 /** Commands that sign: gasless-burn, stake, vote. Each sends the plan the API built, in order. */
-import { formatUnits } from 'viem'
 import { UsageError } from '../errors.ts'
 import { commandLine, type Session } from '../session.ts'
-import { WalletError, type PlannedTx } from '../wallet.ts'
-import { fmt } from './reads.ts'
+import { WalletError, tokens, type PlannedTx } from '../wallet.ts'
 
 async function runPlan(s: Session, plan: PlannedTx[]) {
   const wallet = await s.wallet()
@@ -20,7 +18,7 @@ export async function gaslessBurn(s: Session) {
   const prepared = await s.progress.step('Prepare', async () => (await s.api.get('/api/gasless/burn', { address: wallet.address })).body, (p) => `nonce ${p.signTypedData.message.nonce}`)
   if (!prepared.balance.sufficient) {
     // The wallet's state, not the command line: exit 1, the balance written as `wallet` writes it.
-    const held = fmt(Number(formatUnits(BigInt(prepared.balance.balance), 18)))
+    const held = tokens(BigInt(prepared.balance.balance))
     throw new WalletError('INSUFFICIENT_TOKENS', `${wallet.address} holds ${held} tokens; a burn needs 225,000 (buy them: looksmaxx, or the swap of plan)`)
   }
   if (prepared.approval.transaction) await s.progress.step('Approve the relayer (once)', () => wallet.send(prepared.approval.transaction), (r) => r.hash)
