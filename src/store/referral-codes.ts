@@ -35,9 +35,3 @@ export async function findAgentByReferralCode(db: Queryable, code: string): Prom
   const { rows } = await db.query<{ agent: string }>('SELECT agent FROM referral_codes WHERE code = $1', [code])
   return rows[0]?.agent
 }
-
-/** The code stored for this agent, if it was issued (a signed registration, or seen registered). */
-export async function findReferralCodeOf(db: Queryable, code: string, agent: `0x${string}`): Promise<string | undefined> {
-  const { rows } = await db.query<{ agent: string }>('SELECT agent FROM referral_codes WHERE code = $1', [code])
-  return rows[0] && rows[0].agent.toLowerCase() === agent.toLowerCase() ? code : undefined
-}

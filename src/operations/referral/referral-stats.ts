@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { formatUnits } from 'viem'
 import { TOKEN_SYMBOL } from '../../chain/constants.ts'
-import { findReferralCodeOf, rememberReferralCode } from '../../store/referral-codes.ts'
+import { findAgentByReferralCode, rememberReferralCode } from '../../store/referral-codes.ts'
 import type { Queryable } from '../../store/db.ts'
 import { referralCodeOf } from './referral-code.ts'
 
@@ -28,5 +28,7 @@ export async function rememberCode(db: Queryable, agent: `0x${string}`): Promise
  */
 export async function shownCode(db: Queryable, agent: `0x${string}`, registered: boolean): Promise<string | null> {
   if (registered) return rememberCode(db, agent)
-  return (await findReferralCodeOf(db, referralCodeOf(agent), agent)) ?? null
+  const code = referralCodeOf(agent)
+  const stored = await findAgentByReferralCode(db, code)
+  return stored?.toLowerCase() === agent.toLowerCase() ? code : null
 }
