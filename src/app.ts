@@ -1,5 +1,6 @@
 import path from 'node:path'
 import type { Logger } from 'pino'
+import { multicall3Abi } from 'viem'
 import { ConfigError, StartupError, type Config } from './config/load.ts'
 import { createLogger } from './config/logger.ts'
 import { redactUrl, secretUrlsOf } from './config/redact-url.ts'
@@ -280,10 +281,16 @@ function describeFileProblem(error: unknown): string {
   return e.message
 }
 
-/** Logs a warning for each hot key that holds no ETH for gas (a failed read says nothing: the sends will). */
+/**
+ * Logs a warning for each hot key that holds no ETH for gas, its balances read in one multicall
+ * (every start, every test app, pays one round trip; a failed read says nothing: the sends will).
+ */
 async function warnUnfundedKeys(chain: Chain, keys: Record<string, `0x${string}`>, log: Logger): Promise<void> {
-  for (const [variable, address] of Object.entries(keys)) {
-    const balance = await chain.client.getBalance({ address }).catch(() => undefined)
-    if (balance === 0n) log.warn({ variable, address }, `the key of ${variable} (${address}) holds no ETH: its transactions cannot be sent; fund it or check the key`)
-  }
+  const entries = Object.entries(keys)
+  const balances = await chain.client
+    .multicall({ allowFailure: false, contracts: entries.map(([, address]) => ({ address: chain.contracts.multicall3, abi: multicall3Abi, functionName: 'getEthBalance', args: [address] }) as const) })
+    .catch(() => undefined)
+  entries.forEach(([variable, address], i) => {
+    if (balances?.[i] === 0n) log.warn({ variable, address }, `the key of ${variable} (${address}) holds no ETH: its transactions cannot be sent; fund it or check the key`)
+  })
 }
