@@ -36,6 +36,8 @@ import { createWorker } from './pipeline/worker.ts'
 import { createIndexer } from './indexer/indexer.ts'
 import type { ImageGenerator } from './adapters/image/port.ts'
 import { parseRoles } from './config/roles.ts'
+import { createServing } from './operations/runtime/serve.ts'
+import { createLimits } from './operations/runtime/limits.ts'
 import type { Redis } from 'ioredis'
 
 /** How long a burner's profile (name, profile, reputation) is kept without an event renewing it. */
@@ -188,7 +190,11 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     pollMs: config.INDEXER_POLL_MS,
     pageSize: config.INDEXER_PAGE_SIZE,
   })
-  const ctx: Context = {
+  // Rate-limit counters shared by every instance; a Redis outage fails open (operations/runtime/limits.ts).
+  const limitsRedis: Redis | undefined = config.REDIS_URL
+    ? new (await import('ioredis')).Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true })
+    : undefined
+  const ctx = {
     config,
     log,
     chain,
@@ -205,20 +211,18 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     baseUrl: () => baseUrl,
     clock: options.clock ?? Date.now,
     chat: chatAgent,
-  }
+  } as Omit<Context, 'serving'> as Context
+  // Serving (limits, cache, freshness) needs the context it serves from: one runtime for HTTP, MCP and chat.
+  ctx.serving = createServing(ctx, createLimits(config, { redis: limitsRedis }))
   const roles = parseRoles(config.ROLE)
-  // Rate-limit counters shared by every instance; a Redis outage fails open (see http/rate-limits.ts).
-  const limits: Redis | undefined = config.REDIS_URL
-    ? new (await import('ioredis')).Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true })
-    : undefined
-  if (limits) {
-    reportOutages(limits, 'rate limits (not enforced until it returns)', warn)
-    await limits.connect()
+  if (limitsRedis) {
+    reportOutages(limitsRedis, 'rate limits (not enforced until it returns)', warn)
+    await limitsRedis.connect()
   }
   // The web page for people (/, /early) reads the same public API; it is no operation.
   // A process without the api role mounts no operation: a load balancer that reaches it by
   // mistake gets 404s, while what the server mounts outside the registry stays reachable.
-  const http = createHttpServer(ctx, roles.api ? ctx.operations : [], { redis: limits, mounts: roles.api ? [mountWeb({ log })] : [] })
+  const http = createHttpServer(ctx, roles.api ? ctx.operations : [], { serving: ctx.serving, redis: limitsRedis, mounts: roles.api ? [mountWeb({ log })] : [] })
 
   return {
     ctx,
@@ -250,7 +254,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       await indexer.stop()
       fresh.close()
       await bus.close()
-      limits?.disconnect()
+      limitsRedis?.disconnect()
       await images.close?.()
       await db.close()
     },

@@ -17,6 +17,32 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes')
 
 /**
+ * Which X-Forwarded-For hops to believe, in the forms Fastify's trustProxy takes: none, a hop
+ * count, or the proxies' addresses. `true` (believe every hop) is refused: the left-most entry is
+ * whatever the client wrote, so every per-address limit could be dodged by rotating it.
+ */
+const trustProxy = z
+  .string()
+  .transform((value, ctx): false | number | string => {
+    const v = value.trim().toLowerCase()
+    if (v === '' || v === 'false' || v === '0' || v === 'no') return false
+    if (v === 'true' || v === 'yes') {
+      ctx.addIssue({ code: 'custom', message: 'true would believe the X-Forwarded-For entry the client writes; give the number of proxies in front of the service (1 for one load balancer) or their addresses' })
+      return z.NEVER
+    }
+    if (/^\d+$/.test(v)) return Number(v)
+    const entries = v.split(',').map((entry) => entry.trim()).filter(Boolean)
+    const ip = /^(\d{1,3}(\.\d{1,3}){3}|[0-9a-f:]+)(\/\d{1,3})?$/
+    const bad = entries.find((entry) => !ip.test(entry) && !['loopback', 'linklocal', 'uniquelocal'].includes(entry))
+    if (bad) {
+      ctx.addIssue({ code: 'custom', message: `expected false, a hop count or comma-separated proxy addresses/CIDRs; ${JSON.stringify(bad)} is none of these` })
+      return z.NEVER
+    }
+    return entries.join(',')
+  })
+  .or(z.literal(false))
+
+/**
  * Every environment variable the service reads, with the embedded-mode default. Unset
  * optional variables select the embedded implementation of their row in DESIGN.md.
  * The README's configuration table is generated from the `describe` texts (a test checks).
@@ -121,7 +147,13 @@ export const envSchema = z.object({
   CACHE_TTL_SECONDS: nonNegativeInt
     .default(5)
     .describe('Longest life of a cached answer (capped per read): only bounds changes no event announces, since every indexed event and every write renews what it changes; 0 turns caching off.'),
-  TRUST_PROXY: bool.default(false).describe('Trust X-Forwarded-For for client addresses.'),
+  TRUST_PROXY: trustProxy
+    .default(false)
+    .describe('Proxies in front of the service whose X-Forwarded-For is believed: false (none), a hop count (1 for one load balancer), or comma-separated proxy addresses/CIDRs. "true" is refused: it would believe the left-most entry, which the client writes.'),
+  ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .describe('Host names (comma-separated) that writes, MCP and /metrics answer for besides localhost, 127.0.0.1, [::1], HOST and the host of PUBLIC_BASE_URL; others get 403 FORBIDDEN_HOST (DNS-rebinding protection). * answers for any host.'),
   METRICS_TOKEN: secretString
     .optional()
     .describe('Bearer token /metrics requires (Authorization: Bearer ...). Unset: /metrics is open (keep it on a private network).'),

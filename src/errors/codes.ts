@@ -16,6 +16,7 @@ export const errorCodes = {
   UNKNOWN_CHAIN: { status: 400, meaning: 'The source chain is not one the service can route from.' },
   PAYMENT_REQUIRED: { status: 402, meaning: 'The request needs an x402 payment, or the payment did not settle.' },
   UNAUTHORIZED: { status: 401, meaning: 'An operator endpoint (/metrics) needs its bearer token.' },
+  FORBIDDEN_HOST: { status: 403, meaning: 'The Host or Origin header names a site this service does not answer for (DNS-rebinding protection): ALLOWED_HOSTS lists the others.' },
   NOT_ELIGIBLE: { status: 403, meaning: 'The wallet holds neither service tokens nor looksmaxxed NFTs.' },
   NOT_FOUND: { status: 404, meaning: 'The resource does not exist.' },
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'The path exists but not for this method.' },

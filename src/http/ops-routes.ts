@@ -33,17 +33,27 @@ export function mountOpsRoutes(app: FastifyInstance, ctx: Context, options: { me
     return reply.code(503).send(error.toBody())
   })
 
-  app.get('/metrics', async (request, reply) => {
+  // Host-checked (a rebinding page cannot read it as same-origin) and without CORS headers (no
+  // other page may read it cross-origin): it names hot keys, nonces and pending transactions.
+  app.get('/metrics', { config: { hostCheck: true } }, async (request, reply) => {
+    reply.removeHeader('access-control-allow-origin')
+    reply.removeHeader('access-control-expose-headers')
     authorizeScrape(ctx, request)
     const text = await options.metrics.registry.metrics()
     return reply.header('cache-control', 'no-store').type(options.metrics.registry.contentType).send(text)
   })
 }
 
-/** With METRICS_TOKEN set, a scrape must send it as a bearer token (compared in constant time). */
+/**
+ * With METRICS_TOKEN set, a scrape must send it as a bearer token (compared in constant time).
+ * Without it, only a scraper on this machine or a private network is answered.
+ */
 function authorizeScrape(ctx: Context, request: FastifyRequest) {
   const token = ctx.config.METRICS_TOKEN?.reveal()
-  if (!token) return
+  if (!token) {
+    if (isPrivateAddress(request.ip)) return
+    throw new AppError('UNAUTHORIZED', '/metrics answers clients on a private network only, unless METRICS_TOKEN is set (then send it as Authorization: Bearer <token>).')
+  }
   const sent = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? ''
   const a = Buffer.from(sent)
   const b = Buffer.from(token)
@@ -95,3 +105,14 @@ async function timed<T>(run: () => Promise<T>): Promise<Check> {
   }
 }
 
+
+/** Loopback, RFC 1918, link-local and unique-local addresses (IPv4, IPv4-mapped and IPv6). */
+export function isPrivateAddress(address: string): boolean {
+  const v4 = /^(?:::ffff:)?(\d+)\.(\d+)\.\d+\.\d+$/i.exec(address)
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])]
+    return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254)
+  }
+  const v6 = address.toLowerCase()
+  return v6 === '::1' || /^f[cd][0-9a-f]{2}:/.test(v6) || /^fe[89ab][0-9a-f]:/.test(v6)
+}

@@ -1,42 +1,51 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { randomUUID } from 'node:crypto'
 import type { Context } from '../context.ts'
-import { portsOf, type AnyOperation, type RequestMeta, type Streamed } from '../operations/define.ts'
+import type { AnyOperation, Streamed } from '../operations/define.ts'
 import { AppError } from '../errors/app-error.ts'
-import { parseOperationInput } from '../operations/runtime/parse-input.ts'
-import { runOperationToBytes } from '../operations/runtime/run-operation.ts'
 import { toAppError } from '../operations/runtime/errors.ts'
-import type { CachedResponse } from '../cache/response-cache.ts'
+import { parseMinBlock, type Caller, type OperationServing, type Served, type Serving } from '../operations/runtime/serve.ts'
+import type { LimitState } from '../operations/runtime/limits.ts'
 import { acceptsGzip, appendVary, gzipEtag, gzipOf, isCompressible } from './compress.ts'
 import { mountMcp } from '../mcp/server.ts'
-import { catchUp, MIN_BLOCK_WAIT_MS } from '../cache/catch-up.ts'
 import type { Redis } from 'ioredis'
 import cors from '@fastify/cors'
 import { createMetrics } from './metrics.ts'
-import { limitClassOf, registerRateLimits, type RateLimiter } from './rate-limits.ts'
 import { mountOpsRoutes } from './ops-routes.ts'
 import { requireJsonBody } from './content-type.ts'
+import { createHostCheck } from './host-check.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** An operation's route: it answers `Connection: close` itself while stopping. */
     operation?: boolean
+    /** Checked against the allowed hosts whatever its method (MCP, /metrics); every write is. */
+    hostCheck?: boolean
   }
 }
 
 /** Large enough for a 4 MB portrait in base64 plus the rest of the body (MCP tool calls carry it too). */
 const BODY_LIMIT = 7 * 1024 * 1024
-/** URLs whose parsed input a GET route keeps (distinct queries of one route). */
-const PARSED_URLS = 1024
+/**
+ * Sent with every answer (pages and documents that need more set their own policy): nothing in a
+ * JSON, SVG or IPFS answer may run or load anything, be framed, or leak the URL in a Referer.
+ */
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+}
 
 /** Headers a browser may send and read (CORS); README: Abuse resistance. */
 const ALLOWED_HEADERS = ['Content-Type', 'X-PAYMENT', 'PAYMENT-SIGNATURE', 'Access-Control-Expose-Headers', 'Last-Event-ID', 'If-None-Match', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'X-Min-Block']
 const EXPOSED_HEADERS = ['X-PAYMENT-RESPONSE', 'PAYMENT-RESPONSE', 'PAYMENT-REQUIRED', 'X-Payment-Required', 'X-402-Version', 'ETag', 'X-Request-Id', 'X-Block-Number', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining']
 
 export type HttpServerOptions = {
+  /** Serving (limits, cache, freshness): the runtime HTTP, MCP and chat share. */
+  serving: Serving
   /** Extra mounts that are transports of the registry rather than operations (SSE, IPFS gateway). */
   mounts?: Array<(app: FastifyInstance) => void>
-  /** Shared counters of the rate limits (production); unset: counted in this process. */
+  /** The Redis the rate limits count in, for /readyz (production). */
   redis?: Redis
 }
 
@@ -44,14 +53,16 @@ export type HttpServerOptions = {
  * Mounts every operation of the registry as a route, plus the MCP endpoint that exposes the
  * same registry as tools. Nothing here knows what an operation does.
  */
-export function createHttpServer(ctx: Context, operations: AnyOperation[], options: HttpServerOptions = {}) {
+export function createHttpServer(ctx: Context, operations: AnyOperation[], options: HttpServerOptions) {
+  const { serving } = options
   const app = Fastify({
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
     // Fastify's own two lines per request are replaced by the one line of the onResponse hook.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
-    trustProxy: ctx.config.TRUST_PROXY,
+    // A hop count or the proxies' addresses (never true: config/schema.ts); Fastify takes both, its types omit the count.
+    trustProxy: ctx.config.TRUST_PROXY as string | false,
     keepAliveTimeout: 65_000,
     // Requests that arrive while stopping get the JSON error body below, not Fastify's own.
     return503OnClosing: false,
@@ -77,13 +88,24 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
     done()
   })
 
-  // A callback hook, not an async one: no promise per request for three headers.
+  const checkHost = createHostCheck(ctx.config)
+  // A callback hook, not an async one: no promise per request for a few headers.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
+    reply.headers(SECURITY_HEADERS)
     if (closing) {
       reply.header('connection', 'close')
       done(new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down; retry on another instance.'))
       return
+    }
+    // Writes, MCP and /metrics answer only for the hosts this service is called by (DNS rebinding).
+    if (request.method === 'POST' || request.routeOptions.config?.hostCheck) {
+      try {
+        checkHost(request)
+      } catch (error) {
+        done(error as Error)
+        return
+      }
     }
     done()
   })
@@ -130,7 +152,7 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
     // A preflight for any path answers 204, so the browser then gets the real 404 or 405.
     strictPreflight: false,
   })
-  const limiter = registerRateLimits(app, { config: ctx.config, redis: options.redis, onLimited: metrics.rateLimited })
+  serving.limits.onRefusal(metrics.rateLimited)
 
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error)
@@ -159,10 +181,6 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
     reply.code(error.status).send(error.toBody())
   })
 
-  // MCP tool calls reach the same handlers: one expensive-class limit per client address.
-  app.addHook('onRoute', (route) => {
-    if (route.url === '/api/mcp' && route.method === 'POST') route.onRequest = [limiter.ipHook('expensive')]
-  })
   const tracker: StreamTracker = {
     opened(end) {
       streams.add(end)
@@ -172,8 +190,8 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
       if (streams.delete(end)) metrics.streamClosed()
     },
   }
-  for (const op of operations) mountOperation(app, ctx, op, limiter, tracker, closeWhenStopping)
-  mountMcp(app, ctx, operations)
+  for (const op of operations) mountOperation(app, ctx, serving.of(op), tracker, closeWhenStopping)
+  mountMcp(app, ctx, operations, serving)
   mountOpsRoutes(app, ctx, { metrics, redis: options.redis })
   for (const mount of options.mounts ?? []) mount(app)
   return app
@@ -182,7 +200,8 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
 /** Open event streams, so a stopping server can end them and /metrics can count them. */
 type StreamTracker = { opened(end: () => void): void; closed(end: () => void): void }
 
-function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, limiter: RateLimiter, tracker: StreamTracker, closeWhenStopping: (reply: FastifyReply) => void) {
+function mountOperation(app: FastifyInstance, ctx: Context, serving: OperationServing, tracker: StreamTracker, closeWhenStopping: (reply: FastifyReply) => void) {
+  const { op } = serving
   const url = op.path.replace(/\{(\w+)\}/g, ':$1')
   // Reads renewed by events: clients and CDNs may keep them but revalidate on every use (a 304
   // while nothing changed), so no downstream cache hides what the caller just did.
@@ -193,12 +212,11 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, li
       : op.cacheSeconds
         ? `public, max-age=${op.cacheSeconds}${op.staleSeconds ? `, stale-while-revalidate=${op.staleSeconds}` : ''}`
         : 'no-store')
-
-  const limitClass = limitClassOf(op)
-  // A GET's input is its URL: the parsed input and its cache key, kept per URL, so a hot read
-  // does not validate and serialize the same query again (bounded: emptied when full).
-  const parsedByUrl = new Map<string, { input: unknown; key: string }>()
-  const ttlMs = (op.cacheSeconds ? Math.min(op.cacheSeconds, ctx.config.CACHE_TTL_SECONDS) : 0) * 1000
+  // The per-address limit is counted before the body is read: a refused client's upload is never parsed.
+  const admit = async (request: FastifyRequest, reply: FastifyReply) => {
+    const state = serving.admit({ address: request.ip })
+    if (state) limitHeaders(reply, await state)
+  }
 
   app.route({
     method: op.method,
@@ -207,76 +225,34 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, li
     config: { operation: true },
     bodyLimit: op.bodyLimit ?? ctx.config.BODY_LIMIT_BYTES,
     // Refused before the body is read: a client over its limit, a body that is not JSON.
-    onRequest: [...limiter.ipHooks(limitClass), ...(op.method === 'POST' ? [requireJsonBody] : [])],
+    onRequest: [...(serving.limitsAddresses ? [admit] : []), ...(op.method === 'POST' ? [requireJsonBody] : [])],
     // Not async: a cached read is answered in the same tick, without a promise (the common
-    // case of a hot read); whatever must be awaited goes through `compute`.
+    // case of a hot read); whatever must be awaited returns a promise.
     handler: (request: FastifyRequest, reply: FastifyReply) => {
-      const parsed = parsedInput(request)
-      const walletLimit = limiter.checkWallet(request, limitClass, parsed.input)
-      // A client that needs an answer at least as new as a block (one a write of ours returned
-      // in X-Block-Number) says so; this instance first catches up with the shared database.
-      const asked = parseMinBlock(request)
-      if (walletLimit || op.streams || (asked !== undefined && ctx.fresh.block() < asked)) return compute(request, reply, parsed, walletLimit, asked)
-      const hit = ttlMs > 0 ? ctx.cache.peek(parsed.key, freshnessFor(asked)) : undefined
-      if (!hit) return compute(request, reply, parsed, undefined, asked)
+      const raw = { ...(op.method === 'GET' ? (request.query as object) : ((request.body as object) ?? {})), ...(request.params as object) }
+      const parsed = serving.parse(raw, op.method === 'GET' ? request.url : undefined)
+      const caller: Caller = {
+        transport: 'http',
+        requestId: request.id,
+        headers: request.headers as Record<string, string | undefined>,
+        address: request.ip,
+        admitted: true,
+        // A client that needs an answer at least as new as a block (one a write of ours returned
+        // in X-Block-Number) says so; the runtime first catches up with the shared database.
+        minBlock: parseMinBlock((request.query as Record<string, unknown> | undefined)?.minBlock ?? request.headers['x-min-block']),
+      }
+      if (op.streams) return serving.stream(parsed, caller).then((streamed) => serveStream(request, reply, streamed, tracker))
+      const served = serving.serve(parsed, caller)
+      if (served instanceof Promise) return served.then((answer) => send(request, reply, answer))
       // Sent: return nothing (a returned reply is a thenable Fastify would wait on), unless the
       // gzip of this answer is still being made.
-      const sent = answer(request, reply, hit)
+      const sent = send(request, reply, served)
       return sent instanceof Promise ? sent : undefined
     },
   })
 
-  /** The parsed input and its cache key; a GET's kept per URL. */
-  function parsedInput(request: FastifyRequest): { input: unknown; key: string } {
-    let parsed = op.method === 'GET' ? parsedByUrl.get(request.url) : undefined
-    if (parsed) return parsed
-    const raw = {
-      ...(op.method === 'GET' ? (request.query as object) : (request.body as object) ?? {}),
-      ...(request.params as object),
-    }
-    const input = parseOperationInput(op, raw)
-    parsed = { input, key: op.cacheSeconds ? cacheKey(op, input) : '' }
-    if (op.method === 'GET') {
-      if (parsedByUrl.size >= PARSED_URLS) parsedByUrl.clear()
-      parsedByUrl.set(request.url, parsed)
-    }
-    return parsed
-  }
-
-  /** What a cached answer must match: the versions of what it depends on, and the block asked for. */
-  function freshnessFor(asked: bigint | undefined) {
-    // A block not reached after the wait (not produced yet) is answered with what there is,
-    // from the cache too; X-Block-Number says how new it is.
-    const minBlock = asked !== undefined && ctx.fresh.block() >= asked ? asked : undefined
-    return { stamp: ctx.fresh.stamp(op.dependsOn ?? []), block: ctx.fresh.block(), minBlock }
-  }
-
-  async function compute(request: FastifyRequest, reply: FastifyReply, parsed: { input: unknown; key: string }, walletLimit: Promise<void> | undefined, asked: bigint | undefined) {
-    if (walletLimit) await walletLimit
-    const input = parsed.input
-    const meta: RequestMeta = {
-      headers: request.headers as Record<string, string | undefined>,
-      transport: 'http',
-      requestId: request.id,
-    }
-    if (op.streams) {
-      const result = await op.handler(portsOf(op, ctx), input, meta)
-      if ((result as Streamed).kind !== 'stream') throw new Error(`${op.id} did not stream`)
-      return serveStream(request, reply, result as Streamed, tracker)
-    }
-    if (asked !== undefined && ctx.fresh.block() < asked) await catchUp(ctx.db, ctx.fresh, asked, MIN_BLOCK_WAIT_MS, () => ctx.indexer.poke(), () => ctx.chain.client.getBlockNumber({ cacheTime: 0 }))
-    const run = () => runOperationToBytes(ctx, op, input, meta)
-    const freshness = freshnessFor(asked)
-    // `get` answers a hit itself (the handler's peek served the ones that need no await).
-    const computed =
-      ttlMs > 0
-        ? await ctx.cache.get(parsed.key, ttlMs, run, (op.staleSeconds ?? 0) * 1000, freshness)
-        : { ...(await run()), block: op.method === 'GET' ? freshness.block : ctx.fresh.block() }
-    return answer(request, reply, computed)
-  }
-
   /** Sends an answer: its headers, a 304 for a matching ETag, gzip for clients that accept it. */
-  function answer(request: FastifyRequest, reply: FastifyReply, computed: CachedResponse & { block?: bigint }): FastifyReply | Promise<FastifyReply> {
+  function send(request: FastifyRequest, reply: FastifyReply, computed: Served): FastifyReply | Promise<FastifyReply> {
     // A handler that answers a 5xx itself (e.g. a looksmaxx still running) gets the same
     // request ID in its error body and in the log as a thrown error would.
     const response = computed.status >= 500 ? { ...computed, bytes: requestIdInErrorBytes(computed.bytes, request.id) } : computed
@@ -284,6 +260,7 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, li
 
     reply.code(response.status)
     closeWhenStopping(reply)
+    if (computed.limit) limitHeaders(reply, computed.limit)
     if (response.headers) reply.headers(response.headers)
     // Reads: the block the answer is exact as of. Writes: the block their effect is in, to
     // send back as X-Min-Block (or ?minBlock=) to any instance.
@@ -310,6 +287,10 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, li
     }
     return reply.send(response.bytes)
   }
+}
+
+function limitHeaders(reply: FastifyReply, state: LimitState) {
+  reply.header('x-ratelimit-limit', state.limit).header('x-ratelimit-remaining', state.remaining)
 }
 
 async function serveStream(request: FastifyRequest, reply: FastifyReply, streamed: Streamed, tracker: StreamTracker) {
@@ -339,24 +320,6 @@ async function serveStream(request: FastifyRequest, reply: FastifyReply, streame
   } finally {
     tracker.closed(end)
   }
-}
-
-/**
- * One question, one key: the canonical input. Parsed inputs list their fields in the schema's
- * order, so equal questions serialize equally.
- */
-function cacheKey(op: AnyOperation, input: unknown): string {
-  return `${op.id}:${JSON.stringify(op.canonicalInput ? op.canonicalInput(input) : input)}`
-}
-
-/** `?minBlock=` or `X-Min-Block`: a decimal block number; anything else is refused. */
-function parseMinBlock(request: FastifyRequest): bigint | undefined {
-  const raw = (request.query as Record<string, unknown> | undefined)?.minBlock ?? request.headers['x-min-block']
-  if (raw === undefined) return undefined
-  if (typeof raw !== 'string' || !/^\d{1,20}$/.test(raw)) {
-    throw new AppError('INVALID_INPUT', `Invalid minBlock: expected a block number, got ${JSON.stringify(raw)}.`, { details: { field: 'minBlock' } })
-  }
-  return BigInt(raw)
 }
 
 type ErrorBody = { error: { code: string; message: string; details?: Record<string, unknown> } }

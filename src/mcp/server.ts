@@ -5,9 +5,8 @@ import { randomUUID } from 'node:crypto'
 import type { Context } from '../context.ts'
 import { mcpToolOperations, type AnyOperation } from '../operations/define.ts'
 import { jsonSchemaOf } from '../operations/json-schema.ts'
-import { parseOperationInput } from '../operations/runtime/parse-input.ts'
-import { runOperation } from '../operations/runtime/run-operation.ts'
 import { toAppError } from '../operations/runtime/errors.ts'
+import { parseMinBlock, valueOf, type Serving } from '../operations/runtime/serve.ts'
 import { MCP_PATH } from '../operations/runtime/paths.ts'
 import { isPaidOperation, paidOutputSchema, paymentHeadersOf, paymentRequiredOf, paymentResponseMetaOf } from './x402-binding.ts'
 
@@ -40,8 +39,14 @@ function loadSdk() {
   ]))
 }
 
-/** One MCP server over the registry: every operation is a tool with the same schemas. */
-export async function createMcpServer(ctx: Context, operations: AnyOperation[], requestId: () => string = randomUUID): Promise<Server> {
+/** Who sends the MCP request: the client address its tool calls are counted under. */
+export type McpCaller = { requestId: () => string; address?: string }
+
+/**
+ * One MCP server over the registry: every operation is a tool with the same schemas, served by
+ * the same runtime as its HTTP route (limits of its class and wallet, cache, freshness).
+ */
+export async function createMcpServer(ctx: Context, operations: AnyOperation[], serving: Serving, caller: McpCaller = { requestId: randomUUID }): Promise<Server> {
   const [{ Server }, , { CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode }] = await loadSdk()
   const byId = new Map(mcpToolOperations(operations).map((op) => [op.id, op]))
   const tools = describeTools(operations)
@@ -56,18 +61,23 @@ export async function createMcpServer(ctx: Context, operations: AnyOperation[], 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }))
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     // The same request ID as HTTP: the X-Request-Id of the POST that carried this call.
-    const id = requestId()
+    const id = caller.requestId()
     const op = byId.get(request.params.name)
     // A malformed request, not a failure of a tool: a JSON-RPC error, as MCP says.
     if (!op) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}: tools/list names the ${byId.size} tools.`)
     try {
-      const input = parseOperationInput(op, request.params.arguments ?? {})
+      const meta = request.params._meta as Record<string, unknown> | undefined
       // x402 over MCP: the payment travels in _meta, as the HTTP binding's headers.
-      const { status, body, headers } = await runOperation(ctx, op, input, {
-        headers: paymentHeadersOf(request.params._meta),
+      const served = await serving.call(op, request.params.arguments ?? {}, {
         transport: 'mcp',
         requestId: id,
+        headers: paymentHeadersOf(meta),
+        address: caller.address,
+        // The X-Min-Block of HTTP: an answer at least as new as the block a write returned.
+        minBlock: parseMinBlock(meta?.minBlock === undefined ? undefined : String(meta.minBlock)),
       })
+      const { status, headers } = served
+      const body = valueOf(served)
       // The operation's main answer matches its output schema: structured content plus text.
       const main = status === (op.status ?? 200)
       const paymentRequired = main ? undefined : paymentRequiredOf(status, headers)
@@ -75,7 +85,7 @@ export async function createMcpServer(ctx: Context, operations: AnyOperation[], 
       if (status >= 400) return toolError(body, id, main)
       const result: CallToolResult = {
         content: [{ type: 'text', text: JSON.stringify(body) }],
-        _meta: { requestId: id, ...paymentResponseMetaOf(headers) },
+        _meta: { requestId: id, ...(served.block !== undefined ? { blockNumber: served.block.toString() } : {}), ...paymentResponseMetaOf(headers) },
       }
       if (main) result.structuredContent = body as Record<string, unknown>
       return result
@@ -122,15 +132,28 @@ function jsonRpcParseErrors(error: FastifyError, _request: FastifyRequest, reply
   reply.code(400).type('application/json').send({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${error.message}` }, id: null })
 }
 
-/** Streamable HTTP, stateless: a fresh server and transport per POST, as the SDK requires. */
-export function mountMcp(app: FastifyInstance, ctx: Context, operations: AnyOperation[]) {
-  app.post(MCP_PATH, { errorHandler: jsonRpcParseErrors }, async (request, reply) => {
-    const server = await createMcpServer(ctx, operations, () => request.id)
+/**
+ * Streamable HTTP, stateless: a fresh server and transport per POST, as the SDK requires. One
+ * JSON-RPC message per POST: a batch (an array) is refused, so every tool call is its own request,
+ * counted by the limits of its operation like the HTTP route (MCP 2025-06-18 removed batches).
+ */
+export function mountMcp(app: FastifyInstance, ctx: Context, operations: AnyOperation[], serving: Serving) {
+  // The POST itself counts as a read (unlimited by default); each tool call counts as its operation.
+  const admit = async (request: FastifyRequest) => void (await serving.limits.checkAddress('read', request.ip))
+  app.post(MCP_PATH, { errorHandler: jsonRpcParseErrors, config: { hostCheck: true }, onRequest: admit }, async (request, reply) => {
+    if (Array.isArray(request.body)) {
+      return reply
+        .code(400)
+        .type('application/json')
+        .send({ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: JSON-RPC batches are not accepted; send one message per POST (MCP 2025-06-18 removed batching).' }, id: null })
+    }
+    const server = await createMcpServer(ctx, operations, serving, { requestId: () => request.id, address: request.ip })
     const [, { StreamableHTTPServerTransport }] = await loadSdk()
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     reply.hijack()
-    // The transport writes the raw response: carry the X-Request-Id as HTTP routes do (tool errors name it).
-    reply.raw.setHeader('x-request-id', request.id)
+    // The transport writes the raw response: carry the X-Request-Id and the security headers
+    // as HTTP routes do (tool errors name the request ID).
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value as string)
     reply.raw.on('close', () => {
       void transport.close()
       void server.close()
@@ -144,6 +167,6 @@ export function mountMcp(app: FastifyInstance, ctx: Context, operations: AnyOper
       .header('allow', 'POST')
       .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless, POST only.' }, id: null })
   }
-  app.get(MCP_PATH, notAllowed)
-  app.delete(MCP_PATH, notAllowed)
+  app.get(MCP_PATH, { config: { hostCheck: true } }, notAllowed)
+  app.delete(MCP_PATH, { config: { hostCheck: true } }, notAllowed)
 }

@@ -5,7 +5,7 @@ import { useDevnetApp } from '../support/devnet-app.ts'
 import { getJson } from '../support/app.ts'
 import { operations } from '../../src/operations/index.ts'
 import { buildOpenApi } from '../../src/operations/runtime/openapi.ts'
-import { isRateLimited } from '../../src/operations/runtime/rate-limit-class.ts'
+import { isRateLimited } from '../../src/operations/runtime/limits.ts'
 import { loadConfig } from '../../src/config/load.ts'
 
 const fixture = useDevnetApp()

@@ -105,7 +105,7 @@ describe('every 5xx names its request', () => {
       errors: ['UPSTREAM_FAILED'],
       handler: async () => respond(502, { error: { code: 'UPSTREAM_FAILED', message: 'Still working.', details: { statusUrl: '/x' } } }),
     })
-    const server = createHttpServer(app.ctx, [op] as never)
+    const server = createHttpServer(app.ctx, [op] as never, { serving: app.ctx.serving })
     await server.listen({ host: '127.0.0.1', port: 0 })
     try {
       const { port } = server.server.address() as { port: number }

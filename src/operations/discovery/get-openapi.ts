@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { buildOpenApi } from '../runtime/openapi.ts'
 import { defineOperation, mcpToolOperations } from '../define.ts'
-import { isRateLimited } from '../runtime/rate-limit-class.ts'
+import { isRateLimited } from '../runtime/limits.ts'
 
 export const getOpenApi = defineOperation({
   id: 'get_openapi',
