@@ -40,7 +40,6 @@ const trustProxy = z
     }
     return entries.join(',')
   })
-  .or(z.literal(false))
 
 /**
  * Every environment variable the service reads, with the embedded-mode default. Unset
@@ -149,7 +148,7 @@ export const envSchema = z.object({
     .describe('Longest life of a cached answer (capped per read): only bounds changes no event announces, since every indexed event and every write renews what it changes; 0 turns caching off.'),
   TRUST_PROXY: trustProxy
     .default(false)
-    .describe('Proxies in front of the service whose X-Forwarded-For is believed: false (none), a hop count (1 for one load balancer), or comma-separated proxy addresses/CIDRs. "true" is refused: it would believe the left-most entry, which the client writes.'),
+    .describe('Proxies in front of the service whose X-Forwarded-For is believed: false (none), comma-separated proxy addresses/CIDRs, or a hop count (1 for one load balancer; each hop must be on a private network). "true" is refused: it would believe the left-most entry, which the client writes.'),
   ALLOWED_HOSTS: z
     .string()
     .default('')
@@ -172,6 +171,9 @@ export const envSchema = z.object({
   RATE_LIMIT_WALLET_EXPENSIVE_PER_MINUTE: nonNegativeInt
     .default(240)
     .describe('Expensive reads per wallet per minute; 0 turns the limit off.'),
+  RATE_LIMIT_WINDOW_SECONDS: positiveInt
+    .default(60)
+    .describe('Length of a rate-limit window, in seconds: the RATE_LIMIT_*_PER_MINUTE counts are per window (a shorter one suits tests).'),
   RATE_LIMIT_READS_PER_MINUTE: nonNegativeInt
     .default(0)
     .describe('Cached public reads per client IP per minute; 0 (default) leaves them unlimited (they are served from memory).'),

@@ -6,6 +6,7 @@ import type { Metrics } from './metrics.ts'
 import { AppError } from '../errors/app-error.ts'
 import { pingDb } from '../store/ops-stats.ts'
 import { readIndexerLag } from './indexer-lag.ts'
+import { isPrivateAddress } from './client-address.ts'
 
 /** A dependency that does not answer within this long counts as down. */
 const CHECK_TIMEOUT_MS = 2_000
@@ -106,13 +107,3 @@ async function timed<T>(run: () => Promise<T>): Promise<Check> {
 }
 
 
-/** Loopback, RFC 1918, link-local and unique-local addresses (IPv4, IPv4-mapped and IPv6). */
-export function isPrivateAddress(address: string): boolean {
-  const v4 = /^(?:::ffff:)?(\d+)\.(\d+)\.\d+\.\d+$/i.exec(address)
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])]
-    return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254)
-  }
-  const v6 = address.toLowerCase()
-  return v6 === '::1' || /^f[cd][0-9a-f]{2}:/.test(v6) || /^fe[89ab][0-9a-f]:/.test(v6)
-}

@@ -14,6 +14,7 @@ import { createMetrics } from './metrics.ts'
 import { mountOpsRoutes } from './ops-routes.ts'
 import { requireJsonBody } from './content-type.ts'
 import { createHostCheck } from './host-check.ts'
+import { trustProxyOf } from './client-address.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -61,8 +62,7 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
-    // A hop count or the proxies' addresses (never true: config/schema.ts); Fastify takes both, its types omit the count.
-    trustProxy: ctx.config.TRUST_PROXY as string | false,
+    trustProxy: trustProxyOf(ctx.config),
     keepAliveTimeout: 65_000,
     // Requests that arrive while stopping get the JSON error body below, not Fastify's own.
     return503OnClosing: false,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { getAddress } from 'viem'
+import { getAddress, zeroAddress } from 'viem'
 import type { ErrorCode } from '../errors/codes.ts'
 
 /**
@@ -19,6 +19,19 @@ export const addressIn = (description = 'EVM address (0x + 40 hex digits, any ca
     .regex(new RegExp(ADDRESS_PATTERN), { error: 'must be 0x followed by 40 hex digits' })
     .meta({ errorCode: 'INVALID_ADDRESS', description } satisfies InputMeta)
     .transform((value) => getAddress(value))
+
+/**
+ * A wallet: an address that holds or acts. The zero address is refused: nobody holds tokens or
+ * NFTs there or signs for it (an NFT's balanceOf reverts for it).
+ */
+export const walletIn = (description = 'Wallet address (0x + 40 hex digits, any case)') =>
+  addressIn(description).refine((value) => value !== zeroAddress, { error: 'must not be the zero address: nobody holds or signs for it' })
+
+/**
+ * A link a user gives to be shown to others: http or https only (a javascript: or data: URL
+ * stored now would run in whatever page shows it later).
+ */
+export const webLink = (max: number) => z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(max)
 
 /** An address as the API returns it: EIP-55 checksummed. */
 export const addressOut = z.string().regex(new RegExp(ADDRESS_PATTERN)).meta({ description: 'EIP-55 address' })

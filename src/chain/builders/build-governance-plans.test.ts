@@ -34,7 +34,7 @@ test('vote encodes support as a number and needs Active', () => {
   assert.equal(reason(buildVotePlan({ governance, proposalId: 3n, support: 'for', state: S.Pending })), 'wrong_state')
 })
 
-test('queue only Succeeded; execute only Queued after eta, with the summed value', () => {
+test('queue only Succeeded; execute only Queued after eta, with the summed value when the treasury holds nothing', () => {
   for (const state of proposalStates) {
     assert.equal(buildQueuePlan({ governance, proposalId: 1n, state: S[state] }).ok, state === 'Succeeded', state)
     assert.equal(buildExecutePlan({ governance, proposalId: 1n, state: S[state] }).ok, state === 'Queued', state)
@@ -43,6 +43,18 @@ test('queue only Succeeded; execute only Queued after eta, with the summed value
   const result = buildExecutePlan({ governance, proposalId: 1n, state: S.Queued, eta: 100n, nowSeconds: 100n, values: [1n, 2n] })
   assert.ok(result.ok)
   assert.deepEqual([result.plan[0]!.functionName, result.plan[0]!.value, result.plan[0]!.args], ['execute', '3', ['1']])
+})
+
+test('execute: the caller sends only what the governance contract lacks for the actions (issue 23)', () => {
+  const plan = (treasuryBalance: bigint) => {
+    const result = buildExecutePlan({ governance, proposalId: 1n, state: S.Queued, values: [5n, 2n], treasuryBalance })
+    assert.ok(result.ok)
+    return result.plan[0]!.value
+  }
+  assert.equal(plan(0n), '7', 'an empty treasury: the caller pays all')
+  assert.equal(plan(3n), '4', 'the shortfall only')
+  assert.equal(plan(7n), '0', 'a treasury that holds enough: the caller pays nothing')
+  assert.equal(plan(100n), '0')
 })
 
 test('veto: start-veto-vote prepended when no window is open; refused when closed or not Queued', () => {

@@ -57,8 +57,9 @@ export function buildQueuePlan(input: { governance: `0x${string}`; proposalId: b
 }
 
 /**
- * execute(id): only for a Queued proposal whose timelock has passed (eta ≤ now, when given);
- * the value is the sum of the actions' values (execute is payable).
+ * execute(id): only for a Queued proposal whose timelock has passed (eta ≤ now, when given).
+ * The actions' ETH is paid from the governance contract's balance, to which execute's value is
+ * added (it is payable): the caller sends only what the contract lacks, never the whole sum.
  */
 export function buildExecutePlan(input: {
   governance: `0x${string}`
@@ -67,12 +68,16 @@ export function buildExecutePlan(input: {
   eta?: bigint
   nowSeconds?: bigint
   values?: bigint[]
+  /** ETH the governance contract holds now (default: none, so the caller pays every value). */
+  treasuryBalance?: bigint
 }): PlanResult<GovernanceRefusal> {
   if (stateName(input.state) !== 'Queued') return refuse('wrong_state', `Proposal ${input.proposalId} is ${stateName(input.state)}; only a Queued proposal can be executed.`)
   if (input.eta !== undefined && input.nowSeconds !== undefined && input.nowSeconds < input.eta) {
     return refuse('timelock_pending', `Proposal ${input.proposalId} can be executed from ${new Date(Number(input.eta) * 1000).toISOString()}.`)
   }
-  const value = (input.values ?? []).reduce((sum, v) => sum + v, 0n)
+  const total = (input.values ?? []).reduce((sum, v) => sum + v, 0n)
+  const held = input.treasuryBalance ?? 0n
+  const value = total > held ? total - held : 0n
   return { ok: true, plan: [planStep({ to: input.governance, abi: governanceAbi, functionName: 'execute', args: [input.proposalId], value })] }
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { parseEthAmount } from '../swap/parse-eth-amount.ts'
 import { randomBytes } from 'node:crypto'
 import { defineOperation } from '../define.ts'
-import { addressIn } from '../schemas.ts'
+import { walletIn } from '../schemas.ts'
 import { AppError } from '../../errors/app-error.ts'
 import { getLooksmaxxPlan } from '../looksmaxx/get-looksmaxx-plan.ts'
 
@@ -34,7 +34,7 @@ export const getCrossChainIntent = defineOperation({
   tags: ['economy'],
   input: z.object({
     sourceChain: z.string().min(1).max(32).describe('Chain name, alias or chain ID (ethereum, base, arb, 8453, …)'),
-    wallet: addressIn('Wallet that will burn on MegaETH'),
+    wallet: walletIn('Wallet that will burn on MegaETH'),
     amount: z.string().regex(/^\d+(\.\d+)?$/, { error: 'must be an ETH amount like 0.6' }).meta({ errorCode: 'INVALID_AMOUNT' }).optional().describe('ETH to bridge and swap'),
   }),
   output: z.object({

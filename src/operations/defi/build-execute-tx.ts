@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { getAddress } from 'viem'
+import { addressOut, wei } from '../schemas.ts'
 import { defineOperation } from '../define.ts'
 import { buildExecutePlan } from '../../chain/builders/build-governance-plans.ts'
 import { defiAddress } from '../../chain/reads/defi-contracts.ts'
@@ -11,17 +13,29 @@ export const buildExecuteTx = defineOperation({
   summary: 'execute plan for a Queued proposal whose timelock has passed (otherwise 400 naming the current state)',
   tags: ['defi'],
   input: z.object({ proposalId: proposalIdIn }),
-  output: z.object({ ...planOut, proposalId: z.number().int(), state: z.string(), eta: z.number().int() }),
+  output: z.object({
+    ...planOut,
+    proposalId: z.number().int(),
+    state: z.string(),
+    eta: z.number().int(),
+    ethMovements: z
+      .array(z.object({ to: addressOut, value: wei }))
+      .describe('Where the proposal sends ETH when executed: each action with a value, paid from the governance contract'),
+    treasuryBalance: wei.describe('ETH the governance contract holds now'),
+    callerPays: wei.describe('The execute transaction\'s value: only what the governance contract lacks for the actions (0 when it holds enough)'),
+  }),
   errors: ['NOT_FOUND', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
   uses: ['chain'],
   async handler(ctx, { proposalId }) {
     const p = await proposalOr404(ctx.chain, proposalId)
-    const block = await ctx.chain.client.getBlock()
+    const governance = defiAddress(ctx.chain, 'governance')
+    const [block, treasuryBalance] = await Promise.all([ctx.chain.client.getBlock(), ctx.chain.client.getBalance({ address: governance })])
     const plan = planOrThrow(
-      buildExecutePlan({ governance: defiAddress(ctx.chain, 'governance'), proposalId: BigInt(proposalId), state: p.stateCode, eta: p.eta, nowSeconds: block.timestamp, values: p.actions.map((a) => a.value) }),
+      buildExecutePlan({ governance, proposalId: BigInt(proposalId), state: p.stateCode, eta: p.eta, nowSeconds: block.timestamp, values: p.actions.map((a) => a.value), treasuryBalance }),
       {}, { ...stateDetails(p.state, proposalId), eta: Number(p.eta) },
     )
-    return { chainId: CHAIN_ID, executionPlan: plan, proposalId, state: p.state, eta: Number(p.eta) }
+    const ethMovements = p.actions.filter((a) => a.value > 0n).map((a) => ({ to: getAddress(a.target), value: a.value.toString() }))
+    return { chainId: CHAIN_ID, executionPlan: plan, proposalId, state: p.state, eta: Number(p.eta), ethMovements, treasuryBalance: treasuryBalance.toString(), callerPays: plan[0]!.value }
   },
 })

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
-import { addressIn, addressOut } from '../schemas.ts'
+import { walletIn, addressOut } from '../schemas.ts'
 import { NFT_BOOST_TIERS, readNftBoost } from '../../chain/reads/read-nft-boost.ts'
 import { CHAIN_ID } from './shared.ts'
 import { listPortraitsOf } from '../../store/portraits.ts'
@@ -17,7 +17,7 @@ export const getDefiNft = defineOperation({
   path: '/api/defi/nft',
   summary: 'Looksmaxx NFT count, staking boost tier and staking eligibility of a wallet',
   tags: ['defi-reads'],
-  input: z.object({ address: addressIn('Wallet to inspect') }),
+  input: z.object({ address: walletIn('Wallet to inspect') }),
   output: z.object({
     chainId: z.number().int(),
     address: addressOut,

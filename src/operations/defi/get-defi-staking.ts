@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
-import { addressIn, addressOut, wei } from '../schemas.ts'
+import { walletIn, addressOut, wei } from '../schemas.ts'
 import { readStaking, type VenuePosition, type VenueStats } from '../../chain/reads/read-staking.ts'
 import { CHAIN_ID, fmt } from './shared.ts'
 
@@ -38,7 +38,7 @@ export const getDefiStaking = defineOperation({
   path: '/api/defi/staking',
   summary: 'Both staking venues (mogger: MEGACHAD, jester: MC/MG LP): stats, and with an address the wallet position',
   tags: ['defi-reads'],
-  input: z.object({ address: addressIn('Wallet whose positions to include').optional() }),
+  input: z.object({ address: walletIn('Wallet whose positions to include').optional() }),
   output: z.object({
     chainId: z.number().int(),
     mogger: venueOut,

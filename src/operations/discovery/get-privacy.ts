@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import type { Config } from '../../config/load.ts'
 import { defineOperation } from '../define.ts'
-import { textAnswer, textDocument } from './text-answer.ts'
-import { renderLegalPage } from './legal-page.ts'
+import { textDocument } from './text-answer.ts'
+import { legalPageAnswer } from './legal-page.ts'
 import { PRIVACY_PATH, TERMS_PATH } from './legal-links.ts'
 import { CONTACT_EMAIL } from './contact.ts'
 
@@ -47,8 +47,7 @@ export const getPrivacy = defineOperation({
   uses: ['config'],
   async handler(ctx) {
     const database = ctx.config.DATABASE_URL ? 'the operator’s PostgreSQL database' : 'an embedded database on the operator’s machine'
-    return textAnswer(
-      renderLegalPage({
+    return legalPageAnswer({
         title: 'Privacy',
         intro: 'This page says what this instance of the MegaChad burn-to-create service keeps about you, what it publishes, and who else sees it. It sets no cookies and uses no analytics or trackers.',
         sections: [
@@ -90,8 +89,6 @@ export const getPrivacy = defineOperation({
           },
         ],
         links: [['Terms', TERMS_PATH], ['Agent index', '/api/agent'], ['OpenAPI', '/.well-known/openapi.json']],
-      }),
-      'text/html; charset=utf-8',
-    )
+      })
   },
 })

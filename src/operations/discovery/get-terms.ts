@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
-import { textAnswer, textDocument } from './text-answer.ts'
-import { renderLegalPage } from './legal-page.ts'
+import { textDocument } from './text-answer.ts'
+import { legalPageAnswer } from './legal-page.ts'
 import { PRIVACY_PATH, TERMS_PATH } from './legal-links.ts'
 import { CONTACT_EMAIL } from './contact.ts'
 
@@ -23,8 +23,7 @@ export const getTerms = defineOperation({
     const { chainId, name } = ctx.chain.info
     // Without a contract registry the service runs against its embedded devnet (README, Configuration).
     const devnet = !ctx.config.CONTRACTS_FILE
-    return textAnswer(
-      renderLegalPage({
+    return legalPageAnswer({
         title: 'Terms of use',
         intro: `These terms cover this instance of the MegaChad burn-to-create service: its HTTP API, its MCP server at \`/api/mcp\` and its pages. Using them means you accept these terms.`,
         sections: [
@@ -75,8 +74,6 @@ export const getTerms = defineOperation({
           },
         ],
         links: [['Privacy', PRIVACY_PATH], ['Agent index', '/api/agent'], ['OpenAPI', '/.well-known/openapi.json']],
-      }),
-      'text/html; charset=utf-8',
-    )
+      })
   },
 })

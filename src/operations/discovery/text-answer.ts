@@ -7,6 +7,6 @@ export const textDocument = z.object({}).describe('text/plain (Markdown for the 
 export const jsonDocument = z.looseObject({}).describe('JSON document')
 
 /** A 200 answer with a text body of the given type (the runtime sends bytes as they are). */
-export function textAnswer(body: string, type = 'text/plain; charset=utf-8') {
-  return respond(200, Buffer.from(body), { 'content-type': type })
+export function textAnswer(body: string, type = 'text/plain; charset=utf-8', headers: Record<string, string> = {}) {
+  return respond(200, Buffer.from(body), { 'content-type': type, ...headers })
 }

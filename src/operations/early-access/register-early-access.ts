@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
-import { addressIn, addressOut } from '../schemas.ts'
+import { addressIn, addressOut, webLink } from '../schemas.ts'
 import { AppError } from '../../errors/app-error.ts'
 import { readHoldings } from '../../chain/reads/read-holdings.ts'
 import { deleteUnsignedRegistration, insertRegistration } from '../../store/early-access.ts'
@@ -23,7 +23,7 @@ export const registerEarlyAccess = defineOperation({
   input: z.object({
     wallet: addressIn('Wallet to register'),
     twitter: z.string().regex(/^@?\w{1,15}$/, { error: 'must be a Twitter handle' }).optional(),
-    tweetUrl: z.url().max(300).optional(),
+    tweetUrl: webLink(300).optional(),
     referralCode: z.string().regex(/^[a-z0-9]{6,16}$/, { error: 'must be a referral code' }).optional(),
     signature: walletSignatureField.describe('EIP-712 EarlyAccessRegistration signed by wallet (see GET /api/early/register)'),
     issuedAt: issuedAtField,

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { formatEther, formatUnits } from 'viem'
 import { defineOperation } from '../define.ts'
-import { addressIn, addressOut, txRequest } from '../schemas.ts'
+import { walletIn, addressOut, txRequest } from '../schemas.ts'
 import { readWalletBalances } from '../../chain/reads/read-wallet-balances.ts'
 import { readPoolQuotes } from '../../chain/reads/read-pool-quotes.ts'
 import { buildBuySwapParams, encodeExactInputSingle } from '../../chain/builders/build-swap.ts'
@@ -45,7 +45,7 @@ export const getLooksmaxxPlan = defineOperation({
     'The swap step is skipped when the wallet already holds 225,000 tokens. Without ethAmount the swap buys exactly the missing tokens (quoted as exact output, plus 2% slippage room). An ethAmount whose swap does not guarantee the missing tokens (the quote less the 2% slippage room) is 400 INVALID_AMOUNT, with the ETH that covers them in details.ethNeeded: the burns of such a plan could only revert.',
   tags: ['looksmaxx'],
   input: z.object({
-    wallet: addressIn('Wallet that will burn and receive the NFT'),
+    wallet: walletIn('Wallet that will burn and receive the NFT'),
     ethAmount: z.string().optional().describe('ETH to swap (omit to buy exactly what is missing)'),
   }),
   output: z.object({

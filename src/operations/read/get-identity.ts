@@ -34,6 +34,7 @@ export const getIdentity = defineOperation({
     addressOrName: z
       .string()
       .regex(/^0x[a-fA-F0-9]{40}$|^[a-zA-Z0-9_-]{1,64}(\.mega)?$/, { error: 'must be an address or a name like alice.mega' })
+      .refine((value) => !/^0x0{40}$/.test(value), { error: 'must not be the zero address: nobody holds or signs for it' })
       .describe('0x address or .mega name'),
   }),
   output: z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { formatUnits } from 'viem'
 import { defineOperation } from '../define.ts'
-import { addressIn, addressOut } from '../schemas.ts'
+import { addressIn, addressOut, webLink } from '../schemas.ts'
 import { readReferralAgent } from '../../chain/reads/read-referral-agent.ts'
 import { buildRegisterAgent } from '../../chain/builders/build-register-agent.ts'
 import { BURN_TOTAL_WEI, CHAIN_ID, TOKEN_SYMBOL } from '../../chain/constants.ts'
@@ -19,7 +19,7 @@ export const registerReferralAgent = defineOperation({
   tags: ['economy'],
   input: z.object({
     wallet: addressIn('Agent wallet'),
-    mcpEndpoint: z.url().max(500).optional().describe('Your MCP server, shown to users'),
+    mcpEndpoint: webLink(500).optional().describe('Your MCP server, shown to users'),
     description: z.string().max(500).optional(),
     signature: walletSignatureField.describe('EIP-712 ReferralAgentRegistration signed by wallet (see GET /api/agent/register)'),
     issuedAt: issuedAtField,

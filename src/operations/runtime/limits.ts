@@ -7,8 +7,6 @@ import { AppError } from '../../errors/app-error.ts'
 
 export type LimitScope = 'ip' | 'wallet'
 
-const WINDOW_SECONDS = 60
-
 /** Input fields that name the wallet a request acts for, in order of precedence. */
 const WALLET_FIELDS = ['burnerAddress', 'burner', 'wallet', 'address', 'proposer', 'voter', 'recipient'] as const
 
@@ -82,6 +80,8 @@ export type Limits = {
 }
 
 export function createLimits(config: Config, options: { redis?: Redis } = {}): Limits {
+  const window = config.RATE_LIMIT_WINDOW_SECONDS
+  const per = window === 60 ? 'per minute' : `per ${window} s`
   const listeners: Array<(limitClass: RateLimitClass, scope: LimitScope) => void> = []
   const limiters = new Map<string, RateLimiterAbstract>()
   const limiterOf = (limitClass: RateLimitClass, scope: LimitScope, points: number) => {
@@ -89,8 +89,8 @@ export function createLimits(config: Config, options: { redis?: Redis } = {}): L
     let limiter = limiters.get(name)
     if (!limiter) {
       limiter = options.redis
-        ? new RateLimiterRedis({ storeClient: options.redis, keyPrefix: `${config.REDIS_PREFIX}:rate:${name}`, points, duration: WINDOW_SECONDS, rejectIfRedisNotReady: true })
-        : new RateLimiterMemory({ keyPrefix: name, points, duration: WINDOW_SECONDS })
+        ? new RateLimiterRedis({ storeClient: options.redis, keyPrefix: `${config.REDIS_PREFIX}:rate:${name}`, points, duration: window, rejectIfRedisNotReady: true })
+        : new RateLimiterMemory({ keyPrefix: name, points, duration: window })
       limiters.set(name, limiter)
     }
     return limiter
@@ -107,8 +107,8 @@ export function createLimits(config: Config, options: { redis?: Redis } = {}): L
       const retryAfterSeconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000))
       // The key is lower-cased to count every spelling once; the message names the wallet as EIP-55 writes it.
       const who = scope === 'ip' ? 'this client address' : `wallet ${isAddress(key) ? getAddress(key) : key}`
-      throw new AppError('RATE_LIMITED', `Too many ${limitClass} requests from ${who}: at most ${max} per minute. Retry in ${retryAfterSeconds} s.`, {
-        details: { retryAfterSeconds, limit: max, windowSeconds: WINDOW_SECONDS, scope, class: limitClass },
+      throw new AppError('RATE_LIMITED', `Too many ${limitClass} requests from ${who}: at most ${max} ${per}. Retry in ${retryAfterSeconds} s.`, {
+        details: { retryAfterSeconds, limit: max, windowSeconds: window, scope, class: limitClass },
       })
     }
     return { limit: max, remaining: state.remainingPoints }

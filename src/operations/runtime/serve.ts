@@ -53,6 +53,8 @@ export type OperationServing = {
    * the parse for the next identical request, within a bounded budget.
    */
   parse(raw: unknown, memo?: string): Parsed
+  /** Characters of URLs the parse memo holds now (bounded by MEMO_CHARS). */
+  memoChars(): number
   /**
    * The answer: the per-wallet limit, `minBlock` catch-up, the response cache, the handler,
    * invalidation of what a write changed. A cached answer comes back synchronously.
@@ -162,6 +164,7 @@ function serveOperation(ctx: Context, op: AnyOperation, limits: Limits): Operati
       const hit = ttlMs > 0 ? ctx.cache.peek(parsed.key, freshnessFor(asked)) : undefined
       return hit ?? compute(parsed, caller, undefined)
     },
+    memoChars: () => memoChars,
     async stream(parsed, caller) {
       const walletLimit = limits.checkWallet(limitClass, parsed.input)
       if (walletLimit) await walletLimit

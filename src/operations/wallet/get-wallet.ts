@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { formatEther, formatUnits } from 'viem'
 import { defineOperation } from '../define.ts'
-import { addressIn, addressOut, wei } from '../schemas.ts'
+import { walletIn, addressOut, wei } from '../schemas.ts'
 import { readWalletBalances } from '../../chain/reads/read-wallet-balances.ts'
 import { BURN_TOTAL_TOKENS, BURN_TOTAL_WEI, TOKEN_DECIMALS, TOKEN_SYMBOL } from '../../chain/constants.ts'
 
@@ -15,7 +15,7 @@ export const getWallet = defineOperation({
   path: '/api/wallet',
   summary: 'Balances of a wallet and whether it can burn for a portrait',
   tags: ['wallet'],
-  input: z.object({ address: addressIn('Wallet to inspect') }),
+  input: z.object({ address: walletIn('Wallet to inspect') }),
   output: z.object({
     address: addressOut,
     balances: z.object({
