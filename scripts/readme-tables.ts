@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { envSchema } from '../src/config/schema.ts'
 import { errorCodes } from '../src/errors/codes.ts'
 import { operations } from '../src/operations/index.ts'
-import { mcpToolOperations } from '../src/operations/define.ts'
+import { mcpTools, toolRoutes } from '../src/operations/mcp-tools.ts'
 
 export function configTable(): string {
   const rows = Object.entries(envSchema.shape).map(([name, schema]) => {
@@ -23,19 +23,30 @@ export function configTable(): string {
   return ['| variable | default | what it selects |', '| --- | --- | --- |', ...rows].join('\n')
 }
 
-export function endpointTable(): string {
-  const rows = operations.map(
-    (op) => `| ${op.method} | \`${op.path}\` | \`${op.id}\` | ${op.summary} | ${op.mcp === false ? 'no' : 'yes'} |`,
-  )
-  return ['| method | path | operation (MCP tool) | what it does | MCP |', '| --- | --- | --- | --- | --- |', ...rows].join('\n')
+/** The MCP tool an operation is reached by: its own, or a group's with the discriminator's value. */
+function toolOf(op: (typeof operations)[number]): string {
+  if (op.mcp === false) return 'none (a stream)'
+  if (typeof op.mcp === 'object') {
+    const tool = mcpTools(operations).find((t) => t.name === (op.mcp as { tool: string }).tool)!
+    return `\`${tool.name}\` (${tool.key} \`${op.mcp.as}\`)`
+  }
+  return `\`${op.id}\``
 }
 
-/** The MCP tools (the operations not marked `mcp: false`), in registry order. */
-export function mcpToolTable(): string {
-  const rows = mcpToolOperations(operations).map(
-    (op, i) => `| ${i + 1} | \`${op.id}\` | ${op.tags.join(', ')} | \`${op.method} ${op.path}\` | ${op.summary} |`,
+export function endpointTable(): string {
+  const rows = operations.map(
+    (op) => `| ${op.method} | \`${op.path}\` | \`${op.id}\` | ${op.summary} | ${toolOf(op)} |`,
   )
-  return ['| # | tool | capability | HTTP twin | what it covers |', '| --- | --- | --- | --- | --- |', ...rows].join('\n')
+  return ['| method | path | operation | what it does | MCP tool |', '| --- | --- | --- | --- | --- |', ...rows].join('\n')
+}
+
+/** The MCP tools, in registry order: a tool of one operation, or a group with its discriminator's values. */
+export function mcpToolTable(): string {
+  const rows = mcpTools(operations).map((tool, i) => {
+    const routes = toolRoutes(tool).map((r) => `${tool.key ? `${r[tool.key]}: ` : ''}\`${r.method} ${r.path}\``).join('<br>')
+    return `| ${i + 1} | \`${tool.name}\`${tool.key ? ` (${tool.key})` : ''} | ${routes} | ${tool.key ? tool.description : tool.variants[0]!.op.summary} |`
+  })
+  return ['| # | tool | HTTP twin | what it covers |', '| --- | --- | --- | --- |', ...rows].join('\n')
 }
 
 export function errorTable(): string {

@@ -3,27 +3,35 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { randomUUID } from 'node:crypto'
 import type { Context } from '../context.ts'
-import { mcpToolOperations, type AnyOperation } from '../operations/define.ts'
+import type { AnyOperation } from '../operations/define.ts'
+import { mcpTools, toolInputSchema, toolOutputSchema, toolRoutes, variantOf, type McpTool } from '../operations/mcp-tools.ts'
 import { jsonSchemaOf } from '../operations/json-schema.ts'
 import { toAppError } from '../operations/runtime/errors.ts'
+import { AppError } from '../errors/app-error.ts'
 import { parseMinBlock, valueOf, type Serving } from '../operations/runtime/serve.ts'
 import { MCP_PATH } from '../operations/runtime/paths.ts'
 import { isPaidOperation, paidOutputSchema, paymentHeadersOf, paymentRequiredOf, paymentResponseMetaOf } from './x402-binding.ts'
 
 export { MCP_PATH }
 
-function describeTools(operations: AnyOperation[]) {
-  return mcpToolOperations(operations).map((op) => ({
-      name: op.id,
-      title: op.summary,
-      description: `${op.summary}${op.description ? `\n\n${op.description}` : ''}\n\nHTTP: ${op.method} ${op.path}`,
-      inputSchema: { type: 'object' as const, ...jsonSchemaOf(op.input, 'input') },
-      outputSchema: {
-        type: 'object' as const,
-        ...(isPaidOperation(op) ? paidOutputSchema(jsonSchemaOf(op.output, 'output')) : jsonSchemaOf(op.output, 'output')),
-      },
-      annotations: { readOnlyHint: op.method === 'GET', openWorldHint: true },
-    }))
+function describeTools(tools: McpTool[]) {
+  return tools.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: `${tool.description}${tool.key ? '' : describeOperation(tool.variants[0]!.op)}\n\nHTTP: ${toolRoutes(tool).map((r) => `${r.method} ${r.path}${tool.key ? ` (${tool.key} ${r[tool.key]})` : ''}`).join('; ')}`,
+    inputSchema: toolInputSchema(tool) as { type: 'object' },
+    outputSchema: toolOutputSchema(tool, outputSchemaOf) as { type: 'object' },
+    annotations: { title: tool.title, ...tool.annotations },
+    _meta: { http: toolRoutes(tool) },
+  }))
+}
+
+const describeOperation = (op: AnyOperation) => (op.description ? `\n\n${op.description}` : '')
+
+/** A member's output: its schema, or (a paid tool) its result or the PaymentRequired of an unpaid call. */
+function outputSchemaOf(op: AnyOperation) {
+  const output = jsonSchemaOf(op.output, 'output')
+  return isPaidOperation(op) ? paidOutputSchema(output) : output
 }
 
 /**
@@ -48,27 +56,30 @@ export type McpCaller = { requestId: () => string; address?: string }
  */
 export async function createMcpServer(ctx: Context, operations: AnyOperation[], serving: Serving, caller: McpCaller = { requestId: randomUUID }): Promise<Server> {
   const [{ Server }, , { CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode }] = await loadSdk()
-  const byId = new Map(mcpToolOperations(operations).map((op) => [op.id, op]))
-  const tools = describeTools(operations)
+  const byName = new Map(mcpTools(operations).map((tool) => [tool.name, tool]))
+  const tools = describeTools([...byName.values()])
   const server = new Server(
     { name: 'burn-to-create', version: '1.0.0', title: 'Burn-to-create portrait service' },
     {
       capabilities: { tools: {} },
       instructions:
-        'Tools mirror the HTTP API one to one. Transaction builders return unsigned transactions for your wallet to send.',
+        'Every capability of the HTTP API is a tool; related reads, documents and builders share one tool and take a discriminator argument (view, document, kind or action). Transaction builders return unsigned transactions for your wallet to send. Each tool\'s _meta.http names its HTTP routes.',
     },
   )
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }))
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     // The same request ID as HTTP: the X-Request-Id of the POST that carried this call.
     const id = caller.requestId()
-    const op = byId.get(request.params.name)
+    const tool = byName.get(request.params.name)
     // A malformed request, not a failure of a tool: a JSON-RPC error, as MCP says.
-    if (!op) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}: tools/list names the ${byId.size} tools.`)
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}: tools/list names the ${byName.size} tools.`)
+    const variant = variantOf(tool, request.params.arguments ?? {})
+    if ('problem' in variant) return toolError(new AppError('INVALID_INPUT', variant.problem, { details: { field: tool.key } }).toBody(), id)
+    const { op } = variant
     try {
       const meta = request.params._meta as Record<string, unknown> | undefined
       // x402 over MCP: the payment travels in _meta, as the HTTP binding's headers.
-      const served = await serving.call(op, request.params.arguments ?? {}, {
+      const served = await serving.call(op, variant.args, {
         transport: 'mcp',
         requestId: id,
         headers: paymentHeadersOf(meta),
@@ -77,16 +88,17 @@ export async function createMcpServer(ctx: Context, operations: AnyOperation[], 
         minBlock: parseMinBlock(meta?.minBlock === undefined ? undefined : String(meta.minBlock)),
       })
       const { status, headers } = served
+      const _meta = { requestId: id, ...(served.block !== undefined ? { blockNumber: served.block.toString() } : {}), ...paymentResponseMetaOf(headers) }
+      const contentType = headers?.['content-type'] ?? 'application/json'
+      // A document or a file (llms.txt, the agent image, an IPFS portrait): its text or bytes.
+      if (status === 200 && !contentType.startsWith('application/json')) return fileResult(served.bytes, contentType, _meta)
       const body = valueOf(served)
       // The operation's main answer matches its output schema: structured content plus text.
       const main = status === (op.status ?? 200)
       const paymentRequired = main ? undefined : paymentRequiredOf(status, headers)
       if (paymentRequired) return toolError(paymentRequired, id, true)
       if (status >= 400) return toolError(body, id, main)
-      const result: CallToolResult = {
-        content: [{ type: 'text', text: JSON.stringify(body) }],
-        _meta: { requestId: id, ...(served.block !== undefined ? { blockNumber: served.block.toString() } : {}), ...paymentResponseMetaOf(headers) },
-      }
+      const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(body) }], _meta }
       if (main) result.structuredContent = body as Record<string, unknown>
       return result
     } catch (error) {
@@ -97,6 +109,22 @@ export async function createMcpServer(ctx: Context, operations: AnyOperation[], 
     }
   })
   return server
+}
+
+/**
+ * A non-JSON answer as a tool result: text as text, an image as image content, other bytes in
+ * base64; the structured content says which (the text documents' output schema is an object).
+ */
+function fileResult(bytes: Buffer, contentType: string, _meta: Record<string, unknown>): CallToolResult {
+  const mimeType = contentType.split(';')[0]!.trim()
+  const textual = mimeType.startsWith('text/') || mimeType.endsWith('+xml') || mimeType.endsWith('+json')
+  if (textual) {
+    const text = bytes.toString('utf8')
+    return { content: [{ type: 'text', text }], structuredContent: { contentType, text }, _meta }
+  }
+  const base64 = bytes.toString('base64')
+  const content: CallToolResult['content'] = mimeType.startsWith('image/') ? [{ type: 'image', data: base64, mimeType }] : [{ type: 'text', text: base64 }]
+  return { content, structuredContent: { contentType, base64, bytes: bytes.length }, _meta }
 }
 
 type ErrorBody = { error: { code: string; message: string; details?: Record<string, unknown> } }

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { ErrorCode } from '../errors/codes.ts'
 import type { Context } from '../context.ts'
 import type { Topic } from '../cache/freshness.ts'
+import type { ToolGroupName } from './mcp-tools.ts'
 
 export type HttpMethod = 'GET' | 'POST'
 
@@ -11,6 +12,13 @@ export type HttpMethod = 'GET' | 'POST'
  * public read). Limits apply per client IP and per wallet named in the input.
  */
 export type RateLimitClass = 'write' | 'expensive' | 'read'
+
+/**
+ * What a call does to the world (MCP tool annotations derive from it): `read` changes nothing,
+ * `build` changes nothing but returns transactions for the caller to send, `write` acts (stores,
+ * pays, sends a transaction). Default: GET reads, POST writes.
+ */
+export type Effect = 'read' | 'build' | 'write'
 
 /** What a handler may return instead of its plain output: another status, extra headers. */
 export type Responded<T> = { kind: 'responded'; status: number; body: T; headers?: Record<string, string> }
@@ -107,8 +115,19 @@ export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
   limit?: RateLimitClass
   /** Largest request body in bytes, when larger than BODY_LIMIT_BYTES (portrait uploads). */
   bodyLimit?: number
-  /** Exposed as an MCP tool (default true). */
-  mcp?: boolean
+  /**
+   * Exposed as an MCP tool of its own (default), as one variant of a grouped tool (the group
+   * and the discriminator's value: operations/mcp-tools.ts), or not at all (false: a stream).
+   */
+  mcp?: boolean | { tool: ToolGroupName; as: string }
+  /** Title of its tool (MCP), when the summary is too long for one. */
+  title?: string
+  /** See Effect (default from the method). */
+  effect?: Effect
+  /** A write that destroys or replaces something (MCP destructiveHint): a burn, an overwritten profile. */
+  destructive?: boolean
+  /** A write whose repetition with the same input has no further effect (MCP idempotentHint). */
+  idempotent?: boolean
   /**
    * The ports the handler uses. The handler's `ctx` is typed as exactly these, and the runtime
    * hands it only these, so a test builds just what the operation needs. Default: the whole
@@ -131,11 +150,6 @@ export function portsOf(op: { uses?: readonly Port[] }, ctx: Context): Context {
 }
 
 export type AnyOperation = Operation<z.ZodType, z.ZodType>
-
-/** The operations exposed as MCP tools, in registry order: tools/list, the agent index and mcp.json derive from this. */
-export function mcpToolOperations<T extends { mcp?: boolean }>(operations: readonly T[]): T[] {
-  return operations.filter((op) => op.mcp !== false)
-}
 
 /** Names the registry's entries in Context (context.ts cannot import this layer). */
 declare module '../context.ts' {

@@ -14,6 +14,7 @@ import { getNftMetadata } from './looksmaxx/get-nft-metadata.ts'
 import { burnToCreate } from './looksmaxx/burn-to-create.ts'
 import { getIpfsContent } from './ipfs/get-ipfs-content.ts'
 import { streamEvents } from './events/stream-events.ts'
+import { listEvents } from './events/list-events.ts'
 import { getGallery } from './read/get-gallery.ts'
 import { getChadboard } from './read/get-chadboard.ts'
 import { getIdentity } from './read/get-identity.ts'
@@ -78,6 +79,7 @@ export const operations = [
   burnToCreate,
   getIpfsContent,
   streamEvents,
+  listEvents,
   getGallery,
   getChadboard,
   getIdentity,

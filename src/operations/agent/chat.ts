@@ -28,6 +28,7 @@ const entities = z.object({
 
 export const chatWithAgent = defineOperation({
   id: 'chat_with_agent',
+  effect: 'read',
   limit: 'expensive',
   method: 'POST',
   path: CHAT_PATH,
@@ -84,7 +85,7 @@ export const getChatInfo = defineOperation({
   errors: [],
   cacheSeconds: 300,
   staleSeconds: 600,
-  mcp: false,
+  mcp: { tool: 'get_discovery_document', as: 'chat_info' },
   uses: ['operations', 'baseUrl', 'chat'],
   async handler(ctx) {
     const ids = new Set(ctx.operations.map((op) => op.id))

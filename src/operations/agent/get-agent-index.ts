@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { defineOperation, mcpToolOperations } from '../define.ts'
+import { defineOperation } from '../define.ts'
+import { mcpTools } from '../mcp-tools.ts'
 import { chainInfo } from '../schemas.ts'
 import { AGENT_INTENTS, ENDPOINT_GROUPS } from './intents.ts'
 import { MCP_PATH } from '../runtime/paths.ts'
@@ -11,7 +12,7 @@ const group = z.record(z.string(), z.string())
 export const getAgentIndex = defineOperation({
   id: 'get_agent_index',
   // HTTP only: discovery document; an MCP client discovers tools by tools/list.
-  mcp: false,
+  mcp: { tool: 'get_discovery_document', as: 'agent_index' },
   method: 'GET',
   path: '/api/agent',
   summary: 'Agent index: where everything is, generated from the operations registry',
@@ -66,8 +67,8 @@ export const getAgentIndex = defineOperation({
       },
       mcp: {
         url: `${base}${MCP_PATH}`,
-        toolCount: mcpToolOperations(ctx.operations).length,
-        tools: mcpToolOperations(ctx.operations).map((op) => op.id),
+        toolCount: mcpTools(ctx.operations).length,
+        tools: mcpTools(ctx.operations).map((tool) => tool.name),
         configExample: { mcpServers: { megachad: { type: 'http', url: `${base}${MCP_PATH}` } } },
       },
       quickstart: {

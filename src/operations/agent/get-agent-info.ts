@@ -53,7 +53,6 @@ export function buildRegistration(ctx: Ports<'chain' | 'baseUrl'>): z.infer<type
 export const getAgentInfo = defineOperation({
   id: 'get_agent_info',
   // HTTP only: the service's own ERC-8004 identity: a discovery document.
-  mcp: false,
   method: 'GET',
   path: '/api/agent/info',
   summary: 'ERC-8004 identity of the service: registration, on-chain record, referral program',

@@ -36,7 +36,6 @@ const token = z.object({ address: addressOut, symbol: z.string(), decimals: z.nu
 export const getBridgeInfo = defineOperation({
   id: 'get_bridge_info',
   // HTTP only: get_cross_chain_intent plans the bridge step.
-  mcp: false,
   method: 'GET',
   path: '/api/bridge',
   summary: 'How to bring ETH and USDm to the chain, and the token addresses there',

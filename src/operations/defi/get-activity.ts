@@ -7,6 +7,7 @@ import { summarizeActivity } from './activity-summary.ts'
 
 export const getActivity = defineOperation({
   id: 'get_activity',
+  mcp: { tool: 'get_defi', as: 'activity' },
   limit: 'expensive',
   method: 'GET',
   path: '/api/defi/activity',

@@ -12,7 +12,7 @@ export const getDefiNft = defineOperation({
   id: 'get_defi_nft',
   limit: 'expensive',
   // HTTP only: get_defi_staking with an address gives NFT count, boost and eligibility.
-  mcp: false,
+  mcp: { tool: 'get_defi', as: 'nft' },
   method: 'GET',
   path: '/api/defi/nft',
   summary: 'Looksmaxx NFT count, staking boost tier and staking eligibility of a wallet',

@@ -6,6 +6,7 @@ import { CHAIN_ID, fmt } from './shared.ts'
 
 export const getEmission = defineOperation({
   id: 'get_emission',
+  mcp: { tool: 'get_defi', as: 'emission' },
   method: 'GET',
   path: '/api/defi/emission',
   summary: 'MG emission schedule (225 weeks) and its split between the mogger venue, the jester venue and the treasury',

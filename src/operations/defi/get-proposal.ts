@@ -5,6 +5,7 @@ import { CHAIN_ID, proposalIdIn, proposalJson, proposalOr404, proposalOut } from
 
 export const getProposal = defineOperation({
   id: 'get_proposal',
+  mcp: { tool: 'get_governance', as: 'proposal' },
   limit: 'expensive',
   method: 'GET',
   path: '/api/defi/governance/proposals/{id}',

@@ -7,7 +7,7 @@ import { CHAIN_ID, eligibilityJson, eligibilityOut } from './shared.ts'
 export const getProposeEligibility = defineOperation({
   id: 'get_propose_eligibility',
   // HTTP only: build_propose_tx echoes the eligibility.
-  mcp: false,
+  mcp: { tool: 'get_governance', as: 'propose_eligibility' },
   method: 'GET',
   path: '/api/defi/governance/propose-tx',
   summary: "Who may propose: this week's top 3 burners of the ranking (this or last week), and whether proposer is one",

@@ -6,6 +6,7 @@ import { CHAIN_ID } from './shared.ts'
 
 export const getSafety = defineOperation({
   id: 'get_safety',
+  mcp: { tool: 'get_defi', as: 'safety' },
   method: 'GET',
   path: '/api/defi/safety',
   summary: 'Safety snapshot to check before writes: circuit breaker pause state and guardians, veto council',

@@ -6,6 +6,7 @@ import { CHAIN_ID, proposalJson, proposalOut } from './shared.ts'
 
 export const listProposals = defineOperation({
   id: 'list_proposals',
+  mcp: { tool: 'get_governance', as: 'proposals' },
   method: 'GET',
   path: '/api/defi/governance/proposals',
   summary: 'Governance proposals, newest first, with state and tally',

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { defineOperation, mcpToolOperations } from '../define.ts'
+import { defineOperation } from '../define.ts'
+import { mcpTools, toolRoutes } from '../mcp-tools.ts'
 import { jsonDocument } from './text-answer.ts'
 import { legalLinks } from './legal-links.ts'
 import { looksmaxxRequirements } from '../../pipeline/submit-portrait.ts'
@@ -16,7 +17,7 @@ export const getAgentCard = defineOperation({
   errors: [],
   cacheSeconds: 3600,
   staleSeconds: 3600,
-  mcp: false,
+  mcp: { tool: 'get_discovery_document', as: 'agent_card' },
   uses: ['chain', 'operations', 'baseUrl'],
   async handler(ctx) {
     const base = ctx.baseUrl()
@@ -48,12 +49,13 @@ export const getAgentCard = defineOperation({
       legal: legalLinks(base),
       defaultInputModes: ['application/json'],
       defaultOutputModes: ['application/json'],
-      skills: mcpToolOperations(ctx.operations).map((op) => ({
-        id: op.id,
-        name: op.summary,
-        description: op.description ?? op.summary,
-        tags: op.tags,
-        examples: [`${op.method} ${base}${op.path}`],
+      // One skill per MCP tool (the same names as tools/list), with the HTTP routes behind it.
+      skills: mcpTools(ctx.operations).map((tool) => ({
+        id: tool.name,
+        name: tool.title,
+        description: tool.key ? tool.description : (tool.variants[0]!.op.description ?? tool.description),
+        tags: [...new Set(tool.variants.flatMap((v) => v.op.tags))],
+        examples: toolRoutes(tool).map((route) => `${route.method} ${base}${route.path}`),
         inputModes: ['application/json'],
         outputModes: ['application/json'],
       })),

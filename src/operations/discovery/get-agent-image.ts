@@ -23,7 +23,7 @@ export const getAgentImage = defineOperation({
   errors: [],
   cacheSeconds: 86400,
   staleSeconds: 86400,
-  mcp: false,
+  mcp: { tool: 'get_discovery_document', as: 'agent_image' },
   uses: [],
   async handler() {
     return textAnswer(SVG, 'image/svg+xml')

@@ -13,7 +13,7 @@ export const getAgentRegistration = defineOperation({
   errors: [],
   cacheSeconds: 3600,
   staleSeconds: 3600,
-  mcp: false,
+  mcp: { tool: 'get_discovery_document', as: 'agent_registration' },
   uses: ['chain', 'baseUrl'],
   async handler(ctx) {
     return buildRegistration(ctx)

@@ -16,7 +16,7 @@ export const getAgentsTxt = defineOperation({
   errors: [],
   cacheSeconds: 3600,
   staleSeconds: 3600,
-  mcp: false,
+  mcp: { tool: 'get_discovery_document', as: 'agents_txt' },
   uses: ['baseUrl'],
   async handler(ctx) {
     const links = discoveryLinks(ctx.baseUrl(), MCP_PATH)

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { toolCallOf } from '../mcp-tools.ts'
 import { defineOperation } from '../define.ts'
 import { textAnswer, textDocument } from './text-answer.ts'
 import { legalLinks } from './legal-links.ts'
@@ -14,13 +15,13 @@ export const getLlmsFullTxt = defineOperation({
   errors: [],
   cacheSeconds: 3600,
   staleSeconds: 3600,
-  mcp: false,
+  mcp: { tool: 'get_discovery_document', as: 'llms_full_txt' },
   uses: ['chain', 'operations', 'baseUrl'],
   async handler(ctx) {
     const base = ctx.baseUrl()
     const legal = legalLinks(base)
     const sections = ctx.operations.map((op) =>
-      [`### ${op.method} ${op.path}`, '', op.summary + '.', ...(op.description ? ['', op.description] : []), '', `Operation and MCP tool: \`${op.id}\`. Errors: ${['INVALID_INPUT', ...op.errors].join(', ')}.`, ''].join('\n'),
+      [`### ${op.method} ${op.path}`, '', op.summary + '.', ...(op.description ? ['', op.description] : []), '', `Operation \`${op.id}\`; ${toolCallOf(op)}. Errors: ${['INVALID_INPUT', ...op.errors].join(', ')}.`, ''].join('\n'),
     )
     return textAnswer(
       [

@@ -15,7 +15,7 @@ export const getLlmsTxt = defineOperation({
   errors: [],
   cacheSeconds: 3600,
   staleSeconds: 3600,
-  mcp: false,
+  mcp: { tool: 'get_discovery_document', as: 'llms_txt' },
   uses: ['chain', 'operations', 'baseUrl'],
   async handler(ctx) {
     const links = discoveryLinks(ctx.baseUrl(), MCP_PATH)

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { defineOperation, mcpToolOperations } from '../define.ts'
+import { defineOperation } from '../define.ts'
+import { mcpTools } from '../mcp-tools.ts'
 import { jsonDocument } from './text-answer.ts'
 import { MCP_PATH } from '../runtime/paths.ts'
 
@@ -14,16 +15,16 @@ export const getMcpManifest = defineOperation({
   errors: [],
   cacheSeconds: 3600,
   staleSeconds: 3600,
-  mcp: false,
+  mcp: { tool: 'get_discovery_document', as: 'mcp_manifest' },
   uses: ['operations', 'baseUrl'],
   async handler(ctx) {
-    const tools = mcpToolOperations(ctx.operations)
+    const tools = mcpTools(ctx.operations)
     return {
       name: 'burn-to-create',
       version: '1.0.0',
       transport: { type: 'streamable-http', url: `${ctx.baseUrl()}${MCP_PATH}`, stateless: true },
       toolCount: tools.length,
-      tools: tools.map((op) => ({ name: op.id, description: op.summary })),
+      tools: tools.map((tool) => ({ name: tool.name, title: tool.title, description: tool.description, ...(tool.key ? { [tool.key]: tool.variants.map((v) => v.value!) } : {}) })),
     }
   },
 })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { buildOpenApi } from '../runtime/openapi.ts'
-import { defineOperation, mcpToolOperations } from '../define.ts'
+import { defineOperation } from '../define.ts'
+import { mcpTools } from '../mcp-tools.ts'
 import { isRateLimited } from '../runtime/limits.ts'
 
 export const getOpenApi = defineOperation({
@@ -14,12 +15,12 @@ export const getOpenApi = defineOperation({
   errors: [],
   cacheSeconds: 3600,
   staleSeconds: 3600,
-  mcp: false,
+  mcp: { tool: 'get_discovery_document', as: 'openapi' },
   uses: ['operations', 'baseUrl', 'config'],
   async handler(ctx) {
     return buildOpenApi(ctx.operations, {
       baseUrl: ctx.baseUrl(),
-      mcp: { toolCount: mcpToolOperations(ctx.operations).length },
+      mcp: { toolCount: mcpTools(ctx.operations).length },
       rateLimited: (op) => isRateLimited(ctx.config, op),
     })
   },

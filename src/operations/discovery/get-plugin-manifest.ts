@@ -15,7 +15,7 @@ export const getPluginManifest = defineOperation({
   errors: [],
   cacheSeconds: 3600,
   staleSeconds: 3600,
-  mcp: false,
+  mcp: { tool: 'get_discovery_document', as: 'plugin_manifest' },
   uses: ['chain', 'baseUrl'],
   async handler(ctx) {
     const base = ctx.baseUrl()

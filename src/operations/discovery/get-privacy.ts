@@ -43,7 +43,7 @@ export const getPrivacy = defineOperation({
   errors: [],
   cacheSeconds: 3600,
   staleSeconds: 3600,
-  mcp: false,
+  mcp: { tool: 'get_discovery_document', as: 'privacy' },
   uses: ['config'],
   async handler(ctx) {
     const database = ctx.config.DATABASE_URL ? 'the operator’s PostgreSQL database' : 'an embedded database on the operator’s machine'

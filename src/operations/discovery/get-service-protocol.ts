@@ -20,6 +20,7 @@ const contractEntry = z.object({
 
 export const getServiceProtocol = defineOperation({
   id: 'get_service_protocol',
+  mcp: { tool: 'get_discovery_document', as: 'service_protocol' },
   method: 'GET',
   path: '/.well-known/service-protocol.json',
   summary: 'Contract registry: every deployed contract with its address and key functions',

@@ -17,7 +17,7 @@ export const getTerms = defineOperation({
   errors: [],
   cacheSeconds: 3600,
   staleSeconds: 3600,
-  mcp: false,
+  mcp: { tool: 'get_discovery_document', as: 'terms' },
   uses: ['config', 'chain'],
   async handler(ctx) {
     const { chainId, name } = ctx.chain.info

@@ -7,7 +7,7 @@ import { INSTANT_ACCESS_NFTS } from './register-early-access.ts'
 export const getEarlyAccessInfo = defineOperation({
   id: 'get_early_access',
   // HTTP only: static description of the testnet beta.
-  mcp: false,
+  mcp: { tool: 'get_registration_form', as: 'early_access' },
   method: 'GET',
   path: '/api/early/register',
   summary: 'How early access (testnet beta) works and who is eligible',

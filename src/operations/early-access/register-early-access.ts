@@ -12,8 +12,9 @@ export const INSTANT_ACCESS_NFTS = 3
 
 export const registerEarlyAccess = defineOperation({
   id: 'register_early_access',
+  destructive: true,
+  idempotent: true,
   // HTTP only: testnet-beta sign-up, not a protocol capability.
-  mcp: false,
   method: 'POST',
   path: '/api/early/register',
   summary: 'Register a wallet for early access; eligibility is read from the chain',

@@ -23,6 +23,8 @@ const relayResult = z.object({
 
 export const relayGaslessBurn = defineOperation({
   id: 'relay_gasless_burn',
+  destructive: true,
+  idempotent: true,
   invalidates: ['token'],
   effectBlock: (relay) => BigInt(relay.blockNumber),
   method: 'POST',

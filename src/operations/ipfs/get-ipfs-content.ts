@@ -13,7 +13,6 @@ export const getIpfsContent = defineOperation({
   input: z.object({ cid: z.string().regex(/^[a-z2-7]{20,}$|^Qm[1-9A-HJ-NP-Za-km-z]{44}$/, { error: 'must be a CID' }) }),
   output: z.object({}).describe('The raw content (image/png, application/json, ...)'),
   errors: ['NOT_FOUND'],
-  mcp: false,
   cacheControl: 'public, max-age=31536000, immutable',
   uses: ['pipeline'],
   async handler(ctx, { cid }) {

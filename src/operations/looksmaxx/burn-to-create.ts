@@ -7,6 +7,7 @@ import { toLooksmaxxResult } from './to-result.ts'
 
 export const burnToCreate = defineOperation({
   id: 'burn_to_create',
+  idempotent: true,
   bodyLimit: PORTRAIT_BODY_LIMIT,
   invalidates: ['portraits', 'token'],
   method: 'POST',

@@ -20,7 +20,6 @@ const metadataSchema = z.object({
 export const getNftMetadata = defineOperation({
   id: 'get_nft_metadata',
   // HTTP only: ERC-721 tokenURI document for wallets; portraits via get_identity and get_looksmaxx_status.
-  mcp: false,
   method: 'GET',
   path: '/api/metadata/{tokenId}',
   summary: 'ERC-721 metadata of a minted portrait NFT',

@@ -38,6 +38,7 @@ export const portraitFields = {
 
 export const submitLooksmaxx = defineOperation({
   id: 'submit_looksmaxx',
+  idempotent: true,
   bodyLimit: PORTRAIT_BODY_LIMIT,
   invalidates: ['portraits', 'token'],
   method: 'POST',

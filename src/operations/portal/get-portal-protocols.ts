@@ -6,7 +6,7 @@ import type { ContractName } from '../../chain/contract-names.ts'
 export const getPortalProtocols = defineOperation({
   id: 'get_portal_protocols',
   // HTTP only: get_service_protocol lists the contracts.
-  mcp: false,
+  mcp: { tool: 'get_portal', as: 'protocols' },
   method: 'GET',
   path: '/api/portal/protocols',
   summary: 'Directory of the protocols on the chain an agent of this service meets, with their contracts',

@@ -8,7 +8,7 @@ export const getPortalTokens = defineOperation({
   id: 'get_portal_tokens',
   limit: 'expensive',
   // HTTP only: get_wallet and get_identity give the balances.
-  mcp: false,
+  mcp: { tool: 'get_portal', as: 'tokens' },
   method: 'GET',
   path: '/api/portal/tokens',
   summary: 'Balances of a wallet in every token the service knows (ETH, MEGACHAD, MG, WETH, USDm)',

@@ -24,7 +24,6 @@ const joinPage = createPageJoiner()
 export const getGallery = defineOperation({
   id: 'get_gallery',
   // HTTP only: get_activity (burns) and get_chadboard (images per burner) cover it.
-  mcp: false,
   method: 'GET',
   path: '/api/gallery',
   summary: 'Recent burns redeemed for portraits, newest first',

@@ -9,7 +9,7 @@ export const getReferralAgent = defineOperation({
   id: 'get_referral_agent',
   limit: 'expensive',
   // HTTP only: get_referrals answers registered, code and earnings.
-  mcp: false,
+  mcp: { tool: 'get_registration_form', as: 'referral_agent' },
   method: 'GET',
   path: '/api/agent/register',
   summary: 'Whether an address is a registered referral agent, its code and its earnings',

@@ -11,6 +11,8 @@ import { referralCodeOf } from './referral-code.ts'
 
 export const registerReferralAgent = defineOperation({
   id: 'register_referral_agent',
+  destructive: true,
+  idempotent: true,
   invalidates: ['referral'],
   method: 'POST',
   path: '/api/agent/register',

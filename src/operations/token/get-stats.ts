@@ -10,7 +10,6 @@ const tokens = (wei: bigint) => Math.floor(Number(formatUnits(wei, TOKEN_DECIMAL
 export const getStats = defineOperation({
   id: 'get_stats',
   // HTTP only: aggregate counters; chat_with_agent answers them (its stats intent).
-  mcp: false,
   method: 'GET',
   path: '/api/stats',
   summary: 'Token supply, tokens burned, and the number of portraits minted',
