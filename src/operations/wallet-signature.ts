@@ -33,13 +33,31 @@ export const registrationTypes = {
 
 export type RegistrationType = keyof typeof registrationTypes
 
-export const walletSignatureField = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{130,}$/, { error: 'must be a 0x-prefixed hex signature of at least 65 bytes' })
-  .meta({ errorCode: 'INVALID_SIGNATURE' })
-  .transform((value) => value as `0x${string}`)
+/** Where each registration's typed data is served (the GET of the same path). */
+const FORM_PATHS: Record<RegistrationType, string> = {
+  EarlyAccessRegistration: '/api/early/register',
+  ReferralAgentRegistration: '/api/agent/register',
+}
 
-export const issuedAtField = z.number().int().positive().describe('Unix seconds when the wallet signed (accepted for 10 minutes)')
+/**
+ * The wallet's signature of a registration. A missing or malformed one says what to sign and
+ * where to get it, since "expected string" teaches nothing to an agent that never signed.
+ */
+export function walletSignatureFor(primaryType: RegistrationType) {
+  const howTo = `sign the EIP-712 ${primaryType} typed data that GET ${FORM_PATHS[primaryType]} returns (signTypedData with the wallet; fill in every field you send, omitted ones as "", and issuedAt = now in unix seconds), and send that signature here with the same issuedAt`
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? `required: ${howTo}` : `must be a hex string: ${howTo}`) })
+    .regex(/^0x[0-9a-fA-F]{130,}$/, { error: `must be a 0x-prefixed hex signature of at least 65 bytes: ${howTo}` })
+    .meta({ errorCode: 'INVALID_SIGNATURE' })
+    .transform((value) => value as `0x${string}`)
+    .describe(`EIP-712 ${primaryType} signed by wallet (the typed data is in GET ${FORM_PATHS[primaryType]})`)
+}
+
+export const issuedAtField = z
+  .number({ error: (issue) => (issue.input === undefined ? 'required: the unix time in seconds at which the wallet signed, the same value as in the signed message' : 'must be unix seconds (an integer)') })
+  .int()
+  .positive()
+  .describe('Unix seconds when the wallet signed (accepted for 10 minutes)')
 
 /** Throws INVALID_SIGNATURE or SIGNATURE_EXPIRED unless `wallet` signed `message` recently. */
 export async function requireWalletSignature<T extends RegistrationType>(args: {

@@ -1,4 +1,4 @@
-import { erc20Abi, zeroAddress } from 'viem'
+import { erc20Abi, formatUnits, zeroAddress } from 'viem'
 import { pairAbi } from '../abis/pair.ts'
 import { planStep, refuse, type PlanResult, type PlanStep } from './plan.ts'
 
@@ -28,6 +28,14 @@ export function pairAmountOut(amountIn: bigint, reserveIn: bigint, reserveOut: b
   if (amountIn <= 0n || reserveIn <= 0n || reserveOut <= 0n) return 0n
   const inWithFee = amountIn * FEE_NUMERATOR
   return (inWithFee * reserveOut) / (reserveIn * FEE_DENOMINATOR + inWithFee)
+}
+
+/** The smallest input the pair pays at least one unit for (0 when it cannot pay anything). */
+export function pairMinAmountIn(reserveIn: bigint, reserveOut: bigint): bigint {
+  if (reserveIn <= 0n || reserveOut <= 1n) return 0n
+  // in·997·rOut ≥ rIn·1000 + in·997  ⇔  in ≥ rIn·1000 / (997·(rOut − 1))
+  const denominator = FEE_NUMERATOR * (reserveOut - 1n)
+  return (reserveIn * FEE_DENOMINATOR + denominator - 1n) / denominator
 }
 
 /**
@@ -68,7 +76,10 @@ export function buildPairSwapPlan(
   const [reserveIn, reserveOut] = aIn ? [input.reserveA, input.reserveB] : [input.reserveB, input.reserveA]
   if (reserveIn === 0n || reserveOut === 0n) return refuse('no_liquidity', 'The pair has no liquidity.')
   const quote = quotePairSwap({ amountIn: input.amountIn, reserveIn, reserveOut, slippageBps })
-  if (quote.amountOut === 0n) return refuse('zero_output', 'The amount is too small: the pair would pay nothing.')
+  if (quote.amountOut === 0n) {
+    const least = pairMinAmountIn(reserveIn, reserveOut)
+    return refuse('zero_output', `The amount is too small: the pair would pay nothing. Send at least ${formatUnits(least, 18)} tokens (${least} wei).`)
+  }
   const plan: PlanStep[] = []
   if (input.style === 'transfer') {
     plan.push(planStep({ to: input.tokenIn, abi: erc20Abi, functionName: 'transfer', args: [input.pair, input.amountIn] }))

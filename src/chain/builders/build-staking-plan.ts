@@ -45,11 +45,11 @@ export function buildStakingPlan(input: StakingPlanInput): PlanResult<StakingRef
   const amount = input.amount
   if (amount === undefined || amount <= 0n) return refuse('invalid_amount', `${input.action} needs an amount above zero.`)
   if (input.action === 'unstake') {
-    if (input.staked !== undefined && amount > input.staked) return refuse('insufficient_stake', `The wallet has ${input.staked} staked, less than ${amount}.`)
+    if (input.staked !== undefined && amount > input.staked) return refuse('insufficient_stake', `The wallet has ${input.staked} staked, less than ${amount}: unstake at most ${input.staked}.`)
     return { ok: true, plan: [call('unstake', amount)] }
   }
   if (input.paused) return refuse('paused', 'The protocol is paused (circuit breaker): staking refuses new stakes until it is unpaused (unstake and claim still work); GET /api/defi/safety says when.')
-  if (input.nftCount === 0n) return refuse('nft_required', 'Staking needs at least one looksmaxx NFT (no NFT: no staking and no rewards).')
+  if (input.nftCount === 0n) return refuse('nft_required', 'Staking needs at least one looksmaxx NFT (no NFT: no staking and no rewards); GET /api/agent/looksmaxx?wallet=<address> plans one.')
   const plan: PlanStep[] = []
   if (input.allowance === undefined || input.allowance < amount) {
     plan.push(planStep({ to: input.stakeToken, abi: erc20Abi, functionName: 'approve', args: [input.staking, amount] }))

@@ -33,7 +33,7 @@ export const buildExecuteTx = defineOperation({
     const governance = defiAddress(ctx.chain, 'governance')
     const [block, treasuryBalance] = await Promise.all([ctx.chain.client.getBlock(), ctx.chain.client.getBalance({ address: governance })])
     const plan = planOrThrow(
-      buildExecutePlan({ governance, proposalId: BigInt(proposalId), state: p.stateCode, eta: p.eta, nowSeconds: block.timestamp, values: p.actions.map((a) => a.value), treasuryBalance }),
+      buildExecutePlan({ governance, proposalId: BigInt(proposalId), state: p.stateCode, eta: p.eta, nowSeconds: block.timestamp, values: p.actions.map((a) => a.value), treasuryBalance, times: p }),
       {}, { ...stateDetails(p.state, proposalId), eta: Number(p.eta) },
     )
     const ethMovements = p.actions.filter((a) => a.value > 0n).map((a) => ({ to: getAddress(a.target), value: a.value.toString() }))

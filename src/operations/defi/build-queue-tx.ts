@@ -18,7 +18,7 @@ export const buildQueueTx = defineOperation({
   uses: ['chain'],
   async handler(ctx, { proposalId }) {
     const p = await proposalOr404(ctx.chain, proposalId)
-    const plan = planOrThrow(buildQueuePlan({ governance: defiAddress(ctx.chain, 'governance'), proposalId: BigInt(proposalId), state: p.stateCode }), {}, stateDetails(p.state, proposalId))
+    const plan = planOrThrow(buildQueuePlan({ governance: defiAddress(ctx.chain, 'governance'), proposalId: BigInt(proposalId), state: p.stateCode, times: p }), {}, stateDetails(p.state, proposalId))
     return { chainId: CHAIN_ID, executionPlan: plan, proposalId, state: p.state }
   },
 })

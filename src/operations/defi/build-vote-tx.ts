@@ -19,7 +19,7 @@ export const buildVoteTx = defineOperation({
   uses: ['chain'],
   async handler(ctx, { proposalId, support }) {
     const p = await proposalOr404(ctx.chain, proposalId)
-    const plan = planOrThrow(buildVotePlan({ governance: defiAddress(ctx.chain, 'governance'), proposalId: BigInt(proposalId), support, state: p.stateCode }), {}, stateDetails(p.state, proposalId))
+    const plan = planOrThrow(buildVotePlan({ governance: defiAddress(ctx.chain, 'governance'), proposalId: BigInt(proposalId), support, state: p.stateCode, times: p }), {}, stateDetails(p.state, proposalId))
     return { chainId: CHAIN_ID, executionPlan: plan, proposalId, support, state: p.state }
   },
 })

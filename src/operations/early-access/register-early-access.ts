@@ -4,7 +4,7 @@ import { addressIn, addressOut, webLink } from '../schemas.ts'
 import { AppError } from '../../errors/app-error.ts'
 import { readHoldings } from '../../chain/reads/read-holdings.ts'
 import { deleteUnsignedRegistration, insertRegistration } from '../../store/early-access.ts'
-import { issuedAtField, requireWalletSignature, walletSignatureField } from '../wallet-signature.ts'
+import { issuedAtField, requireWalletSignature, walletSignatureFor } from '../wallet-signature.ts'
 import { referralCodeCandidates } from './referral-code-candidates.ts'
 
 /** Instant access takes this many portraits; any tokens or one portrait open the referral path. */
@@ -26,7 +26,7 @@ export const registerEarlyAccess = defineOperation({
     twitter: z.string().regex(/^@?\w{1,15}$/, { error: 'must be a Twitter handle' }).optional(),
     tweetUrl: webLink(300).optional(),
     referralCode: z.string().regex(/^[a-z0-9]{6,16}$/, { error: 'must be a referral code' }).optional(),
-    signature: walletSignatureField.describe('EIP-712 EarlyAccessRegistration signed by wallet (see GET /api/early/register)'),
+    signature: walletSignatureFor('EarlyAccessRegistration'),
     issuedAt: issuedAtField,
   }),
   output: z.object({

@@ -6,7 +6,7 @@ import { readReferralAgent } from '../../chain/reads/read-referral-agent.ts'
 import { buildRegisterAgent } from '../../chain/builders/build-register-agent.ts'
 import { BURN_TOTAL_WEI, CHAIN_ID, TOKEN_SYMBOL } from '../../chain/constants.ts'
 import { storeSignedAgentProfile } from '../../store/referral-codes.ts'
-import { issuedAtField, requireWalletSignature, walletSignatureField } from '../wallet-signature.ts'
+import { issuedAtField, requireWalletSignature, walletSignatureFor } from '../wallet-signature.ts'
 import { referralCodeOf } from './referral-code.ts'
 
 export const registerReferralAgent = defineOperation({
@@ -23,7 +23,7 @@ export const registerReferralAgent = defineOperation({
     wallet: addressIn('Agent wallet'),
     mcpEndpoint: webLink(500).optional().describe('Your MCP server, shown to users'),
     description: z.string().max(500).optional(),
-    signature: walletSignatureField.describe('EIP-712 ReferralAgentRegistration signed by wallet (see GET /api/agent/register)'),
+    signature: walletSignatureFor('ReferralAgentRegistration'),
     issuedAt: issuedAtField,
   }),
   output: z.object({
