@@ -1,4 +1,4 @@
-import { encodeFunctionData, getAddress, parseErc6492Signature, parseSignature } from 'viem'
+import { encodeFunctionData, getAddress, parseErc6492Signature } from 'viem'
 import { x402ExactPermit2ProxyAbi } from '../chain/abis/permit2.ts'
 import { EIP2612_GAS_SPONSORING, type Permit2Payment } from './payload.ts'
 
@@ -22,10 +22,14 @@ export function buildPermit2SettlementCall(payment: Permit2Payment): `0x${string
   if (!eip2612) {
     return encodeFunctionData({ abi: x402ExactPermit2ProxyAbi, functionName: 'settle', args: [permit, owner, witness, signature] })
   }
-  const { r, s, v, yParity } = parseSignature(eip2612.signature as `0x${string}`)
+  // Split as the x402 facilitator does (r, s, v bytes); verification required 65 bytes.
+  const raw = eip2612.signature.slice(2)
+  const r = `0x${raw.slice(0, 64)}` as const
+  const s = `0x${raw.slice(64, 128)}` as const
+  const v = Number.parseInt(raw.slice(128, 130), 16)
   return encodeFunctionData({
     abi: x402ExactPermit2ProxyAbi,
     functionName: 'settleWithPermit',
-    args: [{ value: BigInt(eip2612.amount), deadline: BigInt(eip2612.deadline), r, s, v: Number(v ?? BigInt(yParity) + 27n) }, permit, owner, witness, signature],
+    args: [{ value: BigInt(eip2612.amount), deadline: BigInt(eip2612.deadline), r, s, v }, permit, owner, witness, signature],
   })
 }

@@ -58,6 +58,7 @@ export async function verifyPermit2Payment(payment: Permit2Payment, requirements
   if (!isAddressEqual(signer, payer)) return fail('invalid_permit2_signature')
   const permit = payment.extensions?.[EIP2612_GAS_SPONSORING]?.info
   if (permit) {
+    if (!/^0x[0-9a-fA-F]{130}$/.test(permit.signature)) return fail('invalid_eip2612_extension_format')
     if (!isAddressEqual(permit.from as `0x${string}`, payer)) return fail('eip2612_from_mismatch')
     if (!isAddressEqual(permit.asset as `0x${string}`, requirements.asset as `0x${string}`)) return fail('eip2612_asset_mismatch')
     if (!isAddressEqual(permit.spender as `0x${string}`, PERMIT2_ADDRESS)) return fail('eip2612_spender_not_permit2')
