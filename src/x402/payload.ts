@@ -169,16 +169,17 @@ export function completePayload(data: PaymentPayload, extensions?: Record<string
   return { ...envelope, payload: { signature: signature as `0x${string}`, authorization } }
 }
 
-/** The EIP-2612 permit of a v2 payload's extensions, if it carries one; a malformed one is a 400. */
+/**
+ * The EIP-2612 permit of a v2 payload's extensions, if it carries one. Stock clients echo the
+ * 402's declaration ({info: {description, version}}) when they sign no permit, so an info
+ * without the permit's fields is no permit, as the x402 facilitator reads it; fields in a
+ * wrong format are left to verification (invalid_eip2612_extension_format).
+ */
 function readEip2612Info(extensions: Record<string, unknown> | undefined): Eip2612Info | undefined {
-  const info = (extensions?.[EIP2612_GAS_SPONSORING] as { info?: unknown } | undefined)?.info
-  if (info === undefined) return undefined
-  const parsed = eip2612InfoSchema.safeParse(info)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    throw invalidPayment(`Invalid extensions.${EIP2612_GAS_SPONSORING}.info at ${issue.path.join('.') || 'root'}: ${issue.message}.`)
-  }
-  return parsed.data
+  const info = (extensions?.[EIP2612_GAS_SPONSORING] as { info?: Record<string, unknown> } | undefined)?.info
+  const fields = ['from', 'asset', 'spender', 'amount', 'nonce', 'deadline', 'signature', 'version'] as const
+  if (!info || fields.some((field) => typeof info[field] !== 'string' || info[field] === '')) return undefined
+  return Object.fromEntries(fields.map((field) => [field, info[field]])) as Eip2612Info
 }
 
 /** The X-PAYMENT-RESPONSE (v1) or PAYMENT-RESPONSE (v2) header value: base64 of the settlement response JSON. */

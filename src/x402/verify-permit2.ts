@@ -1,7 +1,7 @@
 import { getAddress, isAddressEqual, recoverTypedDataAddress } from 'viem'
 import { CHAIN_ID, PERMIT2_ADDRESS, X402_EXACT_PERMIT2_PROXY } from '../chain/constants.ts'
 import { permit2WitnessTypes } from '../chain/abis/permit2.ts'
-import { EIP2612_GAS_SPONSORING, type Permit2Payment } from './payload.ts'
+import { EIP2612_GAS_SPONSORING, eip2612InfoSchema, type Permit2Payment } from './payload.ts'
 import type { PaymentRequirements } from './requirements.ts'
 import { maxValidBefore, MIN_REMAINING_SECONDS, type PayerState, type VerifyResult } from './verify-common.ts'
 
@@ -58,7 +58,7 @@ export async function verifyPermit2Payment(payment: Permit2Payment, requirements
   if (!isAddressEqual(signer, payer)) return fail('invalid_permit2_signature')
   const permit = payment.extensions?.[EIP2612_GAS_SPONSORING]?.info
   if (permit) {
-    if (!/^0x[0-9a-fA-F]{130}$/.test(permit.signature)) return fail('invalid_eip2612_extension_format')
+    if (!eip2612InfoSchema.safeParse(permit).success || !/^0x[0-9a-fA-F]{130}$/.test(permit.signature)) return fail('invalid_eip2612_extension_format')
     if (!isAddressEqual(permit.from as `0x${string}`, payer)) return fail('eip2612_from_mismatch')
     if (!isAddressEqual(permit.asset as `0x${string}`, requirements.asset as `0x${string}`)) return fail('eip2612_asset_mismatch')
     if (!isAddressEqual(permit.spender as `0x${string}`, PERMIT2_ADDRESS)) return fail('eip2612_spender_not_permit2')
