@@ -93,7 +93,7 @@ test('a bad payment is refused by the local verification without calling the fac
 })
 
 test('a refusal of /v1/settle (HTTP 400 with errorReason) releases the claim: nothing charged, the burns redeemable', async () => {
-  const agent = await createAgent(app.url, devnet.url, 7)
+  const agent = await readyAgent(9)
   const body = await looksmaxxBody(agent)
   const usdm = await agent.usdmBalance()
   const offer = await forwarderOffer()
@@ -112,7 +112,10 @@ test('a refusal of /v1/settle (HTTP 400 with errorReason) releases the claim: no
   }
   const answer = facilitator.requests.at(-1)!
   assert.equal(answer.path, '/v1/settle')
+  assert.equal(answer.status, 400, 'the facilitator refused')
+  assert.equal(answer.answer.success, false)
   assert.equal(refused.status, 402, refused.text)
+  assert.ok(refused.body.error.includes(answer.answer.errorReason), `the refusal carries the facilitator's reason: ${refused.body.error}`)
   assert.equal(usdm, await agent.usdmBalance(), 'nothing charged')
   const { encodeFunctionData, erc20Abi, maxUint256 } = await import('viem')
   await agent.send({ to: agent.contracts.usdm!, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [agent.contracts.usdmForwarder!, maxUint256] }) })

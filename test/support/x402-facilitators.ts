@@ -17,7 +17,7 @@ export type Fault = 'refuse-5xx' | 'settle-then-5xx' | 'settle-then-hang' | 'han
 export type FakeFacilitator = {
   url: string
   /** Every request: method, path, Authorization header, parsed JSON body. */
-  requests: { method: string; path: string; authorization?: string; body?: any }[]
+  requests: { method: string; path: string; authorization?: string; body?: any; status?: number; answer?: any }[]
   /** Faults for the next /settle (or /verify) calls, consumed in order. */
   faults: { settle: Fault[]; verify: Fault[] }
   close(): Promise<void>
@@ -49,7 +49,11 @@ export async function startX402Facilitator(options: { rpcUrl: string; privateKey
   const hanging = new Set<http.ServerResponse>()
 
   const server = http.createServer(async (req, res) => {
-    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+    const record: FakeFacilitator['requests'][number] = { method: req.method!, path: req.url ?? '' }
+    const send = (status: number, answer: unknown) => {
+      Object.assign(record, { status, answer })
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer))
+    }
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const text = Buffer.concat(chunks).toString('utf8')
@@ -60,7 +64,7 @@ export async function startX402Facilitator(options: { rpcUrl: string; privateKey
       body = undefined
     }
     const path = req.url ?? ''
-    requests.push({ method: req.method!, path, authorization: req.headers.authorization, body })
+    requests.push(Object.assign(record, { authorization: req.headers.authorization, body }))
     if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) return send(401, { error: 'Unauthorized' })
 
     const operation = req.method === 'POST' && path === `${prefix}/settle` ? 'settle' : req.method === 'POST' && path === `${prefix}/verify` && options.api === 'standard' ? 'verify' : undefined
