@@ -1,4 +1,7 @@
 import { test } from 'node:test'
+import { readFile, writeFile, rm } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import assert from 'node:assert/strict'
 import { encodeFunctionData, erc20Abi, maxUint256, parseAbi } from 'viem'
 import { x402Client, wrapFetchWithPayment, decodePaymentResponseHeader } from '@x402/fetch'
@@ -9,6 +12,7 @@ import { stockPermit2Client } from '../support/x402-clients.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 
 const fixture = useDevnetApp()
+const here = path.dirname(fileURLToPath(import.meta.url))
 const E18 = 10n ** 18n
 const PERMIT2 = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
 const PROXY = '0x402085c248EeA27D92E8b30b2C58ed07f9E20001'
@@ -133,4 +137,37 @@ test('a Permit2 payment the chain would refuse is refused before anything is cla
   assert.match(decodePaymentRequiredHeader(refused.headers.get('payment-required')!).error ?? '', /permit2_allowance_required/)
   const status = await fetch(`${url()}/${body.burnTxHash}`)
   assert.equal(status.status, 404, 'nothing was claimed')
+})
+
+test('the Permit2 client of docs/agents/payments.md pays a looksmaxx as written', async () => {
+  const doc = await readFile(path.join(here, '../../docs/agents/payments.md'), 'utf8')
+  const snippet = /<!-- permit2-client-snippet:start -->\n```ts\n([\s\S]*?)```\n<!-- permit2-client-snippet:end -->/.exec(doc)?.[1]
+  assert.ok(snippet, 'docs/agents/payments.md has the Permit2 client snippet')
+  const agent = await readyAgent(8)
+  const { burnTxHash, devTxHash, image } = await looksmaxxBody(agent)
+  const usdm = await agent.usdmBalance()
+  const inputs = [
+    ['SERVICE_URL', fixture.app.url],
+    ['RPC_URL', fixture.devnet.url],
+    ['PRIVATE_KEY', agent.privateKey],
+    ['burnTxHash', burnTxHash],
+    ['devTxHash', devTxHash],
+    ['image', image],
+  ].map(([name, value]) => `const ${name} = ${JSON.stringify(value)}\n`).join('')
+  // A module beside this test, so that it resolves the same packages.
+  const file = path.join(here, `.docs-permit2-snippet-${process.pid}.ts`)
+  await writeFile(file, `${inputs}${snippet}\nexport { response, result, settlement }\n`)
+  let ran: { response: Response; result: any; settlement: any }
+  try {
+    ran = await import(pathToFileURL(file).href)
+  } finally {
+    await rm(file, { force: true })
+  }
+  assert.equal(ran.response.status, 200, JSON.stringify(ran.result))
+  assert.equal(await agent.ownerOf(BigInt(ran.result.tokenId)), agent.address)
+  assert.equal(usdm - (await agent.usdmBalance()), E18)
+  assert.equal(ran.settlement.success, true)
+  assert.equal(ran.settlement.transaction, ran.result.settlementTxHash)
+  const tx = await agent.publicClient.getTransaction({ hash: ran.result.settlementTxHash })
+  assert.equal(tx.to?.toLowerCase(), PROXY.toLowerCase(), 'paid with Permit2')
 })
