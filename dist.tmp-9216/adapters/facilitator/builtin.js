@@ -1,0 +1,44 @@
+import { buildSettlementCall, settlementTarget, simulateSettlement } from "../../x402/settlement-call.js";
+import { paymentTerms } from "../../x402/payload.js";
+import { createChainVerifier } from "./verify-on-chain.js";
+/** The sender key of a payment's settlement: one per (payer, nonce), so it is signed once. */
+export function settlementKey(from, nonce) {
+    return `settle:${from.toLowerCase()}:${nonce.toLowerCase()}`;
+}
+/**
+ * The embedded facilitator: verifies the payment against the chain and settles it with its
+ * own key, waiting for the receipt: transferWithAuthorization on the forwarder for an EIP-3009
+ * payment, settle (or settleWithPermit) on the x402 exact Permit2 proxy for a Permit2 one.
+ */
+export function createBuiltinFacilitator(deps) {
+    const { chain, sender } = deps;
+    const verify = createChainVerifier(chain, deps.now);
+    return {
+        name: 'builtin',
+        verify,
+        async settle(payment, requirements) {
+            const verdict = await verify(payment, requirements);
+            const terms = paymentTerms(payment);
+            const key = settlementKey(terms.from, terms.nonce);
+            if (!verdict.isValid) {
+                // Our own earlier settlement of this very payment counts as success.
+                const previous = await sender.find(key);
+                if (previous?.status === 'mined') {
+                    return { success: true, transaction: previous.txHash, network: requirements.network, payer: terms.from };
+                }
+                return { success: false, errorReason: verdict.invalidReason, network: requirements.network, payer: verdict.payer };
+            }
+            // The contract decides: a settlement that would revert is a refusal, never a transaction.
+            const simulated = await simulateSettlement(chain, payment, requirements, sender.address);
+            if (!simulated.ok) {
+                return { success: false, errorReason: `settlement_reverted: ${simulated.reason}`, network: requirements.network, payer: terms.from };
+            }
+            const mined = await sender.sendAndWait({ key, to: settlementTarget(payment, requirements), data: buildSettlementCall(payment) });
+            if (mined.status !== 'mined') {
+                return { success: false, errorReason: 'invalid_transaction_state', network: requirements.network, payer: terms.from };
+            }
+            return { success: true, transaction: mined.txHash, network: requirements.network, payer: terms.from };
+        },
+    };
+}
+//# sourceMappingURL=builtin.js.map

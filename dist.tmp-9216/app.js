@@ -1,0 +1,278 @@
+import path from 'node:path';
+import { multicall3Abi } from 'viem';
+import { ConfigError, StartupError } from "./config/load.js";
+import { createLogger } from "./config/logger.js";
+import { redactUrl, secretUrlsOf } from "./config/redact-url.js";
+import { chatAgent } from "./chat/agent.js";
+import { createChain } from "./chain/clients.js";
+import { readDeploymentFile, readDevnetDeployment } from "./chain/deployment.js";
+import { PUBLIC_MAINNET_RPC } from "./chain/constants.js";
+import { openDb, resetData, serviceDbConfig } from "./store/db.js";
+import { getMeta, setMeta } from "./store/meta.js";
+import { createResponseCache } from "./cache/response-cache.js";
+import { createFreshness } from "./cache/freshness.js";
+import { catchUp } from "./cache/catch-up.js";
+import { createProfileCache } from "./chain/reads/profile-cache.js";
+import { createPortraitProjection } from "./store/portrait-projection.js";
+import { BOARD_SIZE } from "./store/portraits.js";
+import { createHttpServer } from "./http/server.js";
+import { mountWeb } from "./web/routes.js";
+import { operations as registry } from "./operations/index.js";
+import { resolveHotKeys } from "./chain/hot-keys.js";
+import { createTxSender } from "./chain/sender/tx-sender.js";
+import { createBuiltinFacilitator } from "./adapters/facilitator/builtin.js";
+import { createHttpFacilitator } from "./adapters/facilitator/http.js";
+import { createChainVerifier } from "./adapters/facilitator/verify-on-chain.js";
+import { createImageGenerator } from "./adapters/image/index.js";
+import { createIpfsPinner } from "./adapters/ipfs/index.js";
+import { createMemoryBus } from "./adapters/bus/memory.js";
+import { reportOutages } from "./adapters/bus/redis-outages.js";
+import { createWorker } from "./pipeline/worker.js";
+import { createIndexer } from "./indexer/indexer.js";
+import { parseRoles } from "./config/roles.js";
+/** How long a burner's profile (name, profile, reputation) is kept without an event renewing it. */
+const PROFILE_TTL_MS = 30_000;
+/** How long the gallery and chadboard read models go without looking at the store when no event says it changed. */
+const READ_MODEL_TTL_MS = 5_000;
+function imageConfig(config) {
+    switch (config.IMAGE_PROVIDER) {
+        case 'replicate':
+            if (!config.REPLICATE_API_TOKEN)
+                throw new ConfigError('REPLICATE_API_TOKEN is required when IMAGE_PROVIDER=replicate.');
+            return { kind: 'replicate', apiToken: config.REPLICATE_API_TOKEN.reveal() };
+        case 'openai':
+            if (!config.OPENAI_API_KEY)
+                throw new ConfigError('OPENAI_API_KEY is required when IMAGE_PROVIDER=openai.');
+            return { kind: 'openai', apiKey: config.OPENAI_API_KEY.reveal() };
+        default:
+            return { kind: 'local' };
+    }
+}
+/** IPFS links point at IPFS_GATEWAY_URL, or at this service's own gateway once its URL is known. */
+function createIpfs(config, baseUrl) {
+    let pinner;
+    switch (config.IPFS_PROVIDER) {
+        case 'pinata':
+            if (!config.PINATA_JWT)
+                throw new ConfigError('PINATA_JWT is required when IPFS_PROVIDER=pinata.');
+            pinner = createIpfsPinner({ kind: 'pinata', jwt: config.PINATA_JWT.reveal(), gatewayBaseUrl: config.IPFS_GATEWAY_URL });
+            break;
+        case 'kubo':
+            if (!config.KUBO_RPC_URL)
+                throw new ConfigError('KUBO_RPC_URL is required when IPFS_PROVIDER=kubo.');
+            pinner = createIpfsPinner({ kind: 'kubo', rpcUrl: config.KUBO_RPC_URL, gatewayBaseUrl: config.IPFS_GATEWAY_URL ?? 'https://ipfs.io' });
+            break;
+        default:
+            pinner = createIpfsPinner({ kind: 'local', dir: path.join(config.DATA_DIR, 'ipfs'), publicBaseUrl: config.IPFS_GATEWAY_URL ?? config.publicBaseUrl });
+    }
+    if (config.IPFS_GATEWAY_URL || config.IPFS_PROVIDER !== 'local')
+        return pinner;
+    return { ...pinner, add: pinner.add.bind(pinner), get: pinner.get?.bind(pinner), gatewayUrl: (cid) => `${baseUrl()}/ipfs/${cid}` };
+}
+/**
+ * The composition root: builds every adapter from configuration, once. Which implementation
+ * serves each port (embedded or production) is decided here and nowhere else.
+ */
+export async function createApp(config, options = {}) {
+    const log = options.log ?? createLogger(config.LOG_LEVEL, { secretUrls: secretUrlsOf(config) });
+    const rpcUrl = config.RPC_URL ?? `http://127.0.0.1:${config.DEVNET_RPC_PORT}`;
+    const deployment = config.CONTRACTS_FILE
+        ? await readDeploymentFile(config.CONTRACTS_FILE, {
+            fundWallet: config.FUND_WALLET,
+            facilitator: config.FACILITATOR_ADDRESS,
+        }).catch((cause) => {
+            throw new StartupError('CONTRACTS_FILE', `cannot use ${config.CONTRACTS_FILE}: ${describeFileProblem(cause)}`, { cause });
+        })
+        : await readDevnetDeployment(rpcUrl);
+    const db = await (options.db ?? openDb(serviceDbConfig(config))).catch((cause) => {
+        throw config.DATABASE_URL ? new StartupError('DATABASE_URL', `cannot open the database at ${redactUrl(config.DATABASE_URL)}: ${cause.message}`, { cause }) : cause;
+    });
+    if (deployment.devnet)
+        await followDevnetBoot(db, deployment.devnet.bootId, log);
+    const chain = createChain({
+        rpcUrl,
+        // Never announce RPC_URL itself: it may carry a provider key.
+        publicRpcUrl: config.PUBLIC_RPC_URL ?? (deployment.devnet ? rpcUrl : PUBLIC_MAINNET_RPC),
+        explorerUrl: config.EXPLORER_URL,
+        contracts: deployment.contracts,
+        fundWallet: deployment.fundWallet,
+        facilitator: deployment.facilitator,
+        agentId: config.AGENT_ID !== undefined ? BigInt(config.AGENT_ID) : deployment.agentId ? BigInt(deployment.agentId) : undefined,
+    });
+    let baseUrl = config.publicBaseUrl;
+    const keys = resolveHotKeys(config, Boolean(deployment.devnet));
+    const minter = createTxSender({ db, chain, account: keys.minter, log, stuckAfterMs: config.SENDER_STUCK_MS, pollMs: config.SENDER_POLL_MS });
+    const facilitatorSender = createTxSender({ db, chain, account: keys.facilitator, log, stuckAfterMs: config.SENDER_STUCK_MS, pollMs: config.SENDER_POLL_MS });
+    const relayer = createTxSender({ db, chain, account: keys.relayer, log, stuckAfterMs: config.SENDER_STUCK_MS, pollMs: config.SENDER_POLL_MS });
+    // A key without ETH can send nothing: said once at start (a mistyped key, an empty wallet),
+    // not only through each refused send. Not awaited: start-up does not wait on the chain for it.
+    void warnUnfundedKeys(chain, { MINTER_PRIVATE_KEY: keys.minter.address, RELAYER_PRIVATE_KEY: keys.relayer.address, ...(config.FACILITATOR_URL ? {} : { FACILITATOR_PRIVATE_KEY: keys.facilitator.address }) }, log);
+    const facilitator = config.FACILITATOR_URL
+        ? createHttpFacilitator({
+            url: config.FACILITATOR_URL,
+            api: config.FACILITATOR_API,
+            pathPrefix: config.FACILITATOR_PATH_PREFIX,
+            apiKey: config.FACILITATOR_API_KEY,
+            timeoutMs: config.FACILITATOR_TIMEOUT_MS,
+            verifyLocally: createChainVerifier(chain),
+        })
+        : createBuiltinFacilitator({ chain, sender: facilitatorSender });
+    const images = options.images ?? createImageGenerator(imageConfig(config));
+    const ipfs = options.ipfs ?? createIpfs(config, () => baseUrl);
+    // ioredis (~100 ms of module loading) is loaded only by a deployment that uses Redis.
+    const warn = (fields, message) => log.warn(fields, message);
+    const bus = config.REDIS_URL
+        ? await (await import("./adapters/bus/redis.js")).createRedisBus(config.REDIS_URL, config.REDIS_PREFIX, warn).catch((cause) => {
+            throw new StartupError('REDIS_URL', `cannot connect to ${redactUrl(config.REDIS_URL)}: ${cause.message}`, { cause });
+        })
+        : createMemoryBus();
+    const fresh = createFreshness(bus, log);
+    // Not the response cache (CACHE_TTL_SECONDS does not apply): the gallery's and chadboard's
+    // read models. Their time to live bounds only writes nobody announces.
+    const portraits = createPortraitProjection(db, fresh, { boardSize: BOARD_SIZE, ttlMs: READ_MODEL_TTL_MS });
+    const deps = {
+        db,
+        chain,
+        facilitator,
+        images,
+        ipfs,
+        minter,
+        bus,
+        fresh,
+        portraits,
+        log,
+        baseUrl: () => baseUrl,
+        retry: { baseMs: config.RETRY_BASE_MS, maxMs: config.RETRY_MAX_MS },
+        leaseMs: config.LEASE_MS,
+        early: new Map(),
+        fault: (point) => {
+            if (config.FAULT_CRASH_AT === point) {
+                log.fatal({ point }, 'fault injection: killing the process');
+                process.kill(process.pid, 'SIGKILL');
+            }
+        },
+    };
+    const leaseMs = config.LEASE_MS;
+    const worker = createWorker(deps, { pollMs: config.WORKER_POLL_MS, leaseMs });
+    const indexer = createIndexer({
+        db,
+        chain,
+        bus,
+        fresh,
+        log,
+        // On the devnet, the block after deployment and seed: the seed's NFT mints are not portraits.
+        startBlock: BigInt(config.START_BLOCK ?? deployment.devnet?.deployBlock ?? 0),
+        confirmations: config.CONFIRMATIONS,
+        pollMs: config.INDEXER_POLL_MS,
+        pageSize: config.INDEXER_PAGE_SIZE,
+    });
+    const ctx = {
+        config,
+        log,
+        chain,
+        db,
+        cache: createResponseCache(),
+        fresh,
+        profiles: createProfileCache(chain, fresh, PROFILE_TTL_MS),
+        readModels: { portraits },
+        operations: options.operations ?? registry,
+        bus,
+        pipeline: { deps, facilitator, worker, owner: worker.owner, leaseMs },
+        indexer,
+        economy: { relayer },
+        baseUrl: () => baseUrl,
+        clock: options.clock ?? Date.now,
+        chat: chatAgent,
+    };
+    const roles = parseRoles(config.ROLE);
+    // Rate-limit counters shared by every instance; a Redis outage fails open (see http/rate-limits.ts).
+    const limits = config.REDIS_URL
+        ? new (await import('ioredis')).Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true })
+        : undefined;
+    if (limits) {
+        reportOutages(limits, 'rate limits (not enforced until it returns)', warn);
+        await limits.connect();
+    }
+    // The web page for people (/, /early) reads the same public API; it is no operation.
+    // A process without the api role mounts no operation: a load balancer that reaches it by
+    // mistake gets 404s, while what the server mounts outside the registry stays reachable.
+    const http = createHttpServer(ctx, roles.api ? ctx.operations : [], { redis: limits, mounts: roles.api ? [mountWeb({ log })] : [] });
+    return {
+        ctx,
+        http,
+        async listen() {
+            await http.listen({ host: config.HOST, port: config.PORT });
+            const address = http.server.address();
+            if (!config.PUBLIC_BASE_URL && address && typeof address === 'object') {
+                baseUrl = `http://${config.HOST}:${address.port}`;
+            }
+            // Stored transactions without a receipt are re-broadcast before new work starts.
+            await Promise.all([minter.resume(), facilitatorSender.resume(), relayer.resume()]).catch((error) => log.warn({ err: error }, 'could not re-broadcast stored transactions yet; the pipeline will retry'));
+            // Each sender then owns its transactions until they are final (receipt, replacement).
+            for (const sender of [minter, facilitatorSender, relayer])
+                sender.start();
+            if (roles.worker)
+                worker.start();
+            if (roles.indexer)
+                indexer.start();
+            // Answers say the block they are exact as of: start from what the database holds.
+            await catchUp(db, fresh, 0n, 0).catch((error) => log.warn({ err: error }, 'could not read the indexed block yet'));
+            return baseUrl;
+        },
+        async close() {
+            // First stop taking requests and finish those in flight (they may still need the worker,
+            // the senders and the database), then stop the background work and release its leases.
+            await http.close();
+            await worker.stop();
+            await Promise.all([minter.stop(), facilitatorSender.stop(), relayer.stop()]);
+            await indexer.stop();
+            fresh.close();
+            await bus.close();
+            limits?.disconnect();
+            await images.close?.();
+            await db.close();
+        },
+    };
+}
+/** The embedded database describes one devnet boot; a fresh chain starts a fresh database. */
+async function followDevnetBoot(db, bootId, log) {
+    const known = await getMeta(db, 'devnet_boot_id');
+    if (known && known !== bootId) {
+        log.warn({ previous: known, current: bootId }, 'the devnet started afresh: clearing the embedded database');
+        await resetData(db);
+    }
+    if (known !== bootId)
+        await setMeta(db, 'devnet_boot_id', bootId);
+}
+/** What is wrong with a deployment file, in a line: missing, not JSON, or which fields are off. */
+function describeFileProblem(error) {
+    const e = error;
+    if (e.code === 'ENOENT')
+        return 'no such file';
+    if (e.code === 'EACCES')
+        return 'not readable';
+    if (e.code === 'EISDIR')
+        return 'a directory, not a file';
+    if (error instanceof SyntaxError)
+        return `not JSON (${e.message})`;
+    if (Array.isArray(e.issues)) {
+        const fields = e.issues.slice(0, 5).map((issue) => `${issue.path.map(String).join('.') || '(top)'} ${issue.message}`);
+        return `not a deployment file ({ "contracts": { "<name>": "0x…" }, "fundWallet": "0x…", "facilitator": "0x…" }): ${fields.join('; ')}${e.issues.length > 5 ? `; and ${e.issues.length - 5} more` : ''}`;
+    }
+    return e.message;
+}
+/**
+ * Logs a warning for each hot key that holds no ETH for gas, its balances read in one multicall
+ * (every start, every test app, pays one round trip; a failed read says nothing: the sends will).
+ */
+async function warnUnfundedKeys(chain, keys, log) {
+    const entries = Object.entries(keys);
+    const balances = await chain.client
+        .multicall({ allowFailure: false, contracts: entries.map(([, address]) => ({ address: chain.contracts.multicall3, abi: multicall3Abi, functionName: 'getEthBalance', args: [address] })) })
+        .catch(() => undefined);
+    entries.forEach(([variable, address], i) => {
+        if (balances?.[i] === 0n)
+            log.warn({ variable, address }, `the key of ${variable} (${address}) holds no ETH: its transactions cannot be sent; fund it or check the key`);
+    });
+}
+//# sourceMappingURL=app.js.map
