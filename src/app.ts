@@ -25,6 +25,7 @@ import { resolveHotKeys } from './chain/hot-keys.ts'
 import { createTxSender } from './chain/sender/tx-sender.ts'
 import { createBuiltinFacilitator } from './adapters/facilitator/builtin.ts'
 import { createHttpFacilitator } from './adapters/facilitator/http.ts'
+import { createChainVerifier } from './adapters/facilitator/verify-on-chain.ts'
 import type { Facilitator } from './adapters/facilitator/port.ts'
 import { createImageGenerator } from './adapters/image/index.ts'
 import { createIpfsPinner } from './adapters/ipfs/index.ts'
@@ -139,7 +140,14 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   // not only through each refused send. Not awaited: start-up does not wait on the chain for it.
   void warnUnfundedKeys(chain, { MINTER_PRIVATE_KEY: keys.minter.address, RELAYER_PRIVATE_KEY: keys.relayer.address, ...(config.FACILITATOR_URL ? {} : { FACILITATOR_PRIVATE_KEY: keys.facilitator.address }) }, log)
   const facilitator: Facilitator = config.FACILITATOR_URL
-    ? createHttpFacilitator({ url: config.FACILITATOR_URL, apiKey: config.FACILITATOR_API_KEY })
+    ? createHttpFacilitator({
+        url: config.FACILITATOR_URL,
+        api: config.FACILITATOR_API,
+        pathPrefix: config.FACILITATOR_PATH_PREFIX,
+        apiKey: config.FACILITATOR_API_KEY,
+        timeoutMs: config.FACILITATOR_TIMEOUT_MS,
+        verifyLocally: createChainVerifier(chain),
+      })
     : createBuiltinFacilitator({ chain, sender: facilitatorSender })
   const images = options.images ?? createImageGenerator(imageConfig(config))
   const ipfs = options.ipfs ?? createIpfs(config, () => baseUrl)

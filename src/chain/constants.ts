@@ -16,3 +16,7 @@ export const POOL_FEE = 10_000
 export const QUOTE_SLIPPAGE_BPS = 200n
 export const PUBLIC_MAINNET_RPC = 'https://mainnet.megaeth.com/rpc'
 export const TOKEN_SYMBOL = 'MEGACHAD'
+/** Uniswap's Permit2, at the same address on every chain (MegaETH included). */
+export const PERMIT2_ADDRESS = '0x000000000022D473030F116dDEE9F6B43aC78BA3' as const
+/** The x402 `exact` scheme's Permit2 spender: moves exactly the signed amount to the signed payee. */
+export const X402_EXACT_PERMIT2_PROXY = '0x402085c248EeA27D92E8b30b2C58ed07f9E20001' as const

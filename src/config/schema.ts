@@ -93,7 +93,19 @@ export const envSchema = z.object({
   REDIS_PREFIX: z.string().regex(/^[\w.-]+$/).default('b2c').describe('Prefix of every Redis key and channel, so deployments can share a server.'),
 
   FACILITATOR_URL: url.optional().describe('x402 facilitator base URL (/verify, /settle). Unset: built-in facilitator.'),
-  FACILITATOR_API_KEY: secretString.optional().describe('Bearer key for FACILITATOR_URL.'),
+  FACILITATOR_API: z
+    .enum(['standard', 'settle-only'])
+    .default('standard')
+    .describe('API of FACILITATOR_URL: standard (x402 /verify, /settle, /supported) or settle-only (only POST /settle; payments are verified here, on the chain).'),
+  FACILITATOR_PATH_PREFIX: z
+    .string()
+    .regex(/^(\/[\w.~-]+)*\/?$/, 'expected a path such as /v1')
+    .default('')
+    .describe('Path prefix of the facilitator endpoints, e.g. /v1 for POST /v1/settle.'),
+  FACILITATOR_API_KEY: secretString.optional().describe('Bearer key for FACILITATOR_URL (sent as Authorization: Bearer <key>).'),
+  FACILITATOR_TIMEOUT_MS: positiveInt
+    .default(30_000)
+    .describe('Longest wait for an answer of FACILITATOR_URL; past it a settlement is unknown and is read from the chain.'),
   FACILITATOR_PRIVATE_KEY: privateKey
     .optional()
     .describe('Key of the built-in facilitator (pays settlement gas). Default: devnet account 2.'),

@@ -8,6 +8,7 @@ import { devnetAccount, roles } from '../chain/devnet-accounts.ts'
 import { createViemChain } from '../chain/clients.ts'
 import type { ContractAddresses } from '../chain/contract-names.ts'
 import { deployDefi } from './deploy-defi.ts'
+import { placePermit2 } from './deploy-permit2.ts'
 
 export const BURN_ADDRESS = '0x000000000000000000000000000000000000dEaD' as const
 export const WETH_ADDRESS = '0x4200000000000000000000000000000000000006' as const
@@ -89,6 +90,7 @@ export async function deployAll(provider: JsonRpcHandler, options: { agentUri: s
   await rpc('hardhat_setStorageAt', [WETH_ADDRESS, toHex(1, { size: 32 }), shortStringSlot('WETH')])
   await rpc('hardhat_setStorageAt', [WETH_ADDRESS, toHex(2, { size: 32 }), toHex(18, { size: 32 })])
   await rpc('hardhat_setCode', [MULTICALL3_ADDRESS, compiled.Multicall3!.deployedBytecode])
+  await placePermit2(rpc, compiled)
 
   const token = await deploy('MegaChadToken', ['Mega Chad', 'MEGACHAD', fund])
   const secondToken = await deploy('MegaGoonerToken')

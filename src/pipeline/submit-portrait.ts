@@ -11,8 +11,8 @@ import { readBurnEvidence } from '../chain/reads/read-burn-evidence.ts'
 import { verifyBurns } from '../chain/verify/verify-burns.ts'
 import { claimSubmission, findSubmissionByTxHash, getSubmission, type Submission } from '../store/submissions.ts'
 import { runSubmission, PaymentRefusedError } from './saga.ts'
-import type { CompletePaymentPayload } from '../x402/payload.ts'
-import { buildPaymentRequirements, type PaymentRequirements } from '../x402/requirements.ts'
+import { payerOf, paymentTerms, transferMethodOfPayment, type CompletePaymentPayload } from '../x402/payload.ts'
+import { buildPaymentOffers, offerFor, type PaymentRequirements } from '../x402/requirements.ts'
 import { maxValidBefore } from '../x402/verify-payment.ts'
 
 /** What submitting a portrait uses of the service's Context (pipeline/ sits below context.ts). */
@@ -43,12 +43,24 @@ export function statusUrl(ctx: Pick<PortraitContext, 'baseUrl'>, burnTxHash: str
   return `${ctx.baseUrl()}/api/x402/looksmaxx/${burnTxHash}`
 }
 
-export function looksmaxxRequirements(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>): PaymentRequirements {
-  return buildPaymentRequirements({
+/** Every way to pay the looksmaxx fee, in the order the 402 lists them: the USDm forwarder (EIP-3009), then Permit2. */
+export function looksmaxxOffers(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>): PaymentRequirements[] {
+  return buildPaymentOffers({
     resource: `${ctx.baseUrl()}/api/x402/looksmaxx`,
     payTo: ctx.chain.facilitator,
     forwarder: ctx.chain.contracts.usdmForwarder,
+    usdm: ctx.chain.contracts.usdm,
   })
+}
+
+/** The forwarder option (accepts[0]): what the plan, the agent card and v1 clients sign. */
+export function looksmaxxRequirements(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>): PaymentRequirements {
+  return looksmaxxOffers(ctx)[0]!
+}
+
+/** The option a payment pays, by the way it moves the token. */
+export function looksmaxxRequirementsFor(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>, payment: CompletePaymentPayload): PaymentRequirements {
+  return offerFor(looksmaxxOffers(ctx), transferMethodOfPayment(payment))
 }
 
 function alreadyUsed(ctx: PortraitContext, existing: Submission, txHash: string): AppError {
@@ -74,7 +86,7 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
   // Cheap checks first, in the order a user fixes them, none of which decodes a pixel or
   // reads the chain: the image header, the payment's own fields, the burner's consent.
   const header = inspectPortrait(request.image, request.imageType)
-  const requirements = request.payment ? looksmaxxRequirements(ctx) : undefined
+  const requirements = request.payment ? looksmaxxRequirementsFor(ctx, request.payment) : undefined
   const nowSeconds = Math.floor(ctx.clock() / 1000)
   if (request.payment && requirements) refuseLongLivedPayment(request.payment, requirements, nowSeconds)
   const proof = await verifyBurnerProof({
@@ -84,7 +96,7 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
       burnTxHash: request.burnTxHash,
       devTxHash: request.devTxHash,
       imageHash: imageHashOf(header.bytes),
-      payer: request.payment?.payload.authorization.from as `0x${string}` | undefined,
+      payer: request.payment ? payerOf(request.payment) : undefined,
     },
     signature: request.burnerSignature,
     deadline: request.burnerDeadline,
@@ -98,7 +110,7 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
   const [verdict, simulation, evidence] = await Promise.allSettled([
     request.payment && requirements ? pipeline.facilitator.verify(request.payment, requirements) : Promise.resolve(undefined),
     request.payment && requirements
-      ? simulateSettlement(ctx.chain, request.payment, requirements.asset as `0x${string}`, ctx.chain.facilitator)
+      ? simulateSettlement(ctx.chain, request.payment, requirements, ctx.chain.facilitator)
       : Promise.resolve(undefined),
     readBurnEvidence(ctx.chain, request.burnTxHash, request.devTxHash),
   ])
@@ -110,7 +122,7 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
   }
   if (simulation.status === 'rejected') throw simulation.reason
   if (simulation.value && !simulation.value.ok) {
-    throw new AppError('PAYMENT_REQUIRED', `The payment would not settle: the forwarder reverts with "${simulation.value.reason}". Sign a new one; nothing was consumed.`, {
+    throw new AppError('PAYMENT_REQUIRED', `The payment would not settle: the settlement reverts with "${simulation.value.reason}". Sign a new one; nothing was consumed.`, {
       details: { reason: 'settlement_reverted', revert: simulation.value.reason },
     })
   }
@@ -130,7 +142,7 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
   // Only a request with good burns and a good payment pays for the full decode, one at a time.
   const portrait = await decodePortrait(header)
 
-  const auth = request.payment?.payload.authorization
+  const terms = request.payment ? paymentTerms(request.payment) : undefined
   const claim = await claimSubmission(ctx.db, {
     source: request.source,
     burnTxHash: request.burnTxHash,
@@ -140,11 +152,11 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
     deadAmountWei: check.burned,
     referrer: check.referrer,
     payment:
-      request.payment && auth && requirements
+      request.payment && terms && requirements
         ? {
-            from: auth.from as `0x${string}`,
-            nonce: auth.nonce as `0x${string}`,
-            validBefore: BigInt(auth.validBefore),
+            from: terms.from,
+            nonce: terms.nonce,
+            validBefore: terms.validBefore,
             payload: request.payment,
             requirements,
           }
@@ -190,11 +202,13 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
  */
 function refuseLongLivedPayment(payment: CompletePaymentPayload, requirements: PaymentRequirements, nowSeconds: number) {
   const limit = maxValidBefore(requirements, BigInt(nowSeconds))
-  if (BigInt(payment.payload.authorization.validBefore) <= limit) return
+  const terms = paymentTerms(payment)
+  if (terms.validBefore <= limit) return
+  const [reason, field] = terms.method === 'permit2' ? ['permit2_deadline_too_far', 'deadline'] : ['invalid_exact_evm_payload_authorization_valid_before', 'validBefore']
   throw new AppError(
     'PAYMENT_REQUIRED',
-    `The payment is not valid: invalid_exact_evm_payload_authorization_valid_before (validBefore may be at most ${requirements.maxTimeoutSeconds} seconds from now, so a payment cannot lock the burns for long). Sign a new one; nothing was consumed.`,
-    { details: { reason: 'invalid_exact_evm_payload_authorization_valid_before', maxValidBefore: limit.toString() } },
+    `The payment is not valid: ${reason} (${field} may be at most ${requirements.maxTimeoutSeconds} seconds from now, so a payment cannot lock the burns for long). Sign a new one; nothing was consumed.`,
+    { details: { reason, maxValidBefore: limit.toString() } },
   )
 }
 

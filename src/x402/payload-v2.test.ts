@@ -21,7 +21,7 @@ const signature = `0x${'11'.repeat(65)}`
 
 /** A v2 payload as @x402/core builds it: resource and accepted copied from the 402. */
 function v2Payload(overrides: Record<string, unknown> = {}) {
-  const required = buildPaymentRequiredV2(requirements)
+  const required = buildPaymentRequiredV2([requirements])
   return { x402Version: 2, resource: required.resource, accepted: required.accepts[0], payload: { signature, authorization }, extensions: required.extensions, ...overrides }
 }
 

@@ -5,7 +5,7 @@ import { getAddress } from 'viem'
 import { verifyExactPayment } from './verify-payment.ts'
 import { buildPaymentRequirements, forwarderDomain } from './requirements.ts'
 import { transferWithAuthorizationTypes } from '../chain/abis/eip3009.ts'
-import type { CompletePaymentPayload } from './payload.ts'
+import type { CompletePaymentPayload, Eip3009Payment } from './payload.ts'
 
 const forwarder = getAddress('0x2c2d8EF0664432BA243deF0b8f60aF7aB43a60B4')
 const payTo = getAddress('0x8E7769D440b3460b92159Dd9C6D17302b036e2d6')
@@ -39,7 +39,7 @@ async function sign(overrides: Partial<Record<'to' | 'value' | 'validAfter' | 'v
   return { x402Version: 1, scheme: 'exact', network: 'megaeth', payload: { signature, authorization } } as CompletePaymentPayload
 }
 
-const okState = { authorizationUsed: false, balance: 10n ** 21n, allowance: 10n ** 30n }
+const okState = { nonceUsed: false, balance: 10n ** 21n, allowance: 10n ** 30n }
 
 test('a correct authorization verifies', async () => {
   assert.deepEqual(await verifyExactPayment(await sign(), requirements, now, okState), { isValid: true, payer: payer.address })
@@ -57,7 +57,7 @@ test('each broken rule gives its x402 reason', async () => {
     ['valid only from now', sign({ validAfter: String(now) }), 'invalid_exact_evm_payload_authorization_valid_after'],
     ['too little', sign({ value: '999999999999999999' }), 'invalid_exact_evm_payload_authorization_value'],
     ['too much', sign({ value: '1000000000000000001' }), 'invalid_exact_evm_payload_authorization_value'],
-    ['nonce used', sign(), 'invalid_exact_evm_nonce_already_used', { ...okState, authorizationUsed: true }],
+    ['nonce used', sign(), 'invalid_exact_evm_nonce_already_used', { ...okState, nonceUsed: true }],
     ['poor', sign(), 'insufficient_funds', { ...okState, balance: 1n }],
     ['no allowance', sign(), 'insufficient_allowance', { ...okState, allowance: 0n }],
   ]
@@ -70,7 +70,7 @@ test('each broken rule gives its x402 reason', async () => {
 
 test('a tampered amount breaks the signature', async () => {
   const payment = await sign()
-  payment.payload.authorization.value = '2000000000000000000'
+  ;(payment as Eip3009Payment).payload.authorization.value = '2000000000000000000'
   const result = await verifyExactPayment(payment, { ...requirements, maxAmountRequired: '2000000000000000000' }, now, okState)
   assert.equal((result as { invalidReason: string }).invalidReason, 'invalid_exact_evm_payload_signature')
 })

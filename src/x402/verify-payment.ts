@@ -1,30 +1,16 @@
 import { recoverTypedDataAddress, isAddressEqual } from 'viem'
+import { maxValidBefore, MIN_REMAINING_SECONDS, type PayerState, type VerifyResult } from './verify-common.ts'
 import { transferWithAuthorizationTypes } from '../chain/abis/eip3009.ts'
 import { forwarderDomain, type PaymentRequirements } from './requirements.ts'
-import type { CompletePaymentPayload } from './payload.ts'
+import { isPermit2Payment, type CompletePaymentPayload, type Eip3009Payment } from './payload.ts'
+import { verifyPermit2Payment } from './verify-permit2.ts'
 
-export type VerifyResult = { isValid: true; payer: `0x${string}` } | { isValid: false; invalidReason: string; payer?: `0x${string}` }
-
-/** What the chain says about the payer, read by the caller (one multicall). */
-export type PayerState = { authorizationUsed: boolean; balance: bigint; allowance: bigint }
-
-/** Validity margin: a payment that expires in the next seconds could not settle in time. */
-const MIN_REMAINING_SECONDS = 6n
-/** Tolerated difference between the signer's clock and ours when capping validBefore. */
-export const CLOCK_SKEW_SECONDS = 30n
-
-/**
- * The latest validBefore accepted: now + the requirements' maxTimeoutSeconds (plus clock skew).
- * A claim whose settlement outcome is unknown stays locked until validBefore, so a far one
- * would lock the user's burns for that long.
- */
-export function maxValidBefore(requirements: PaymentRequirements, nowSeconds: bigint): bigint {
-  return nowSeconds + BigInt(requirements.maxTimeoutSeconds) + CLOCK_SKEW_SECONDS
-}
+export { CLOCK_SKEW_SECONDS, MIN_REMAINING_SECONDS, maxValidBefore, type PayerState, type VerifyResult } from './verify-common.ts'
 
 /**
  * The x402 `exact` checks, in order, as pure logic over the payload, the requirements, the
- * clock and the payer's chain state. Returns a reason code of the x402 reference SDKs.
+ * clock and the payer's chain state, for either transfer method. Returns a reason code of the
+ * x402 reference SDKs.
  */
 export async function verifyExactPayment(
   payment: CompletePaymentPayload,
@@ -32,12 +18,19 @@ export async function verifyExactPayment(
   nowSeconds: bigint,
   state?: PayerState,
 ): Promise<VerifyResult> {
+  if (isPermit2Payment(payment)) return verifyPermit2Payment(payment, requirements, nowSeconds, state)
+  return verifyEip3009Payment(payment, requirements, nowSeconds, state)
+}
+
+async function verifyEip3009Payment(payment: Eip3009Payment, requirements: PaymentRequirements, nowSeconds: bigint, state?: PayerState): Promise<VerifyResult> {
   const auth = payment.payload.authorization
   const payer = auth.from as `0x${string}`
   const fail = (invalidReason: string): VerifyResult => ({ isValid: false, invalidReason, payer })
   if ((payment.scheme ?? 'exact') !== requirements.scheme) return fail('invalid_scheme')
   if ((payment.network ?? requirements.network) !== requirements.network) return fail('invalid_network')
   if (payment.x402Version !== undefined && payment.x402Version !== 1) return fail('invalid_x402_version')
+  // The forwarder option only: an EIP-3009 signature over USDm itself can never settle.
+  if (requirements.extra.assetTransferMethod === 'permit2') return fail('unsupported_payload_type')
 
   let signer: `0x${string}`
   try {
@@ -70,7 +63,7 @@ export async function verifyExactPayment(
   if (BigInt(auth.validAfter) >= nowSeconds) return fail('invalid_exact_evm_payload_authorization_valid_after')
   if (BigInt(auth.value) !== BigInt(requirements.maxAmountRequired)) return fail('invalid_exact_evm_payload_authorization_value')
   if (state) {
-    if (state.authorizationUsed) return fail('invalid_exact_evm_nonce_already_used')
+    if (state.nonceUsed) return fail('invalid_exact_evm_nonce_already_used')
     if (state.balance < BigInt(auth.value)) return fail('insufficient_funds')
     if (state.allowance < BigInt(auth.value)) return fail('insufficient_allowance')
   }

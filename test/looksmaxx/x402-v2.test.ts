@@ -56,17 +56,17 @@ test('the 402 speaks v1 in the body and v2 in PAYMENT-REQUIRED, with the payment
   const required = decodePaymentRequiredHeader(response.headers.get('payment-required')!)
   assert.equal(required.x402Version, 2)
   assert.equal(required.resource.url, `${fixture.app.url}/api/x402/looksmaxx`)
-  assert.deepEqual(required.accepts, [
-    {
-      scheme: 'exact',
-      network: 'eip155:4326',
-      amount: '1000000000000000000',
-      asset: body.accepts[0].asset,
-      payTo: body.accepts[0].payTo,
-      maxTimeoutSeconds: body.accepts[0].maxTimeoutSeconds,
-      extra: { name: 'USDm Forwarder', version: '1' },
-    },
-  ])
+  // The forwarder option first (what accepts[0] has always been), then Permit2 (permit2.test.ts).
+  assert.equal(required.accepts.length, 2)
+  assert.deepEqual(required.accepts[0], {
+    scheme: 'exact',
+    network: 'eip155:4326',
+    amount: '1000000000000000000',
+    asset: body.accepts[0].asset,
+    payTo: body.accepts[0].payTo,
+    maxTimeoutSeconds: body.accepts[0].maxTimeoutSeconds,
+    extra: { name: 'USDm Forwarder', version: '1' },
+  })
   // The declaration is the extension package's own.
   assert.deepEqual(required.extensions?.['payment-identifier'], declarePaymentIdentifierExtension())
 })

@@ -6,6 +6,7 @@ import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { AppError } from '../../src/errors/app-error.ts'
+import { payerOf } from '../../src/x402/payload.ts'
 
 /**
  * Issue 9, "Burns belong to their burner": each attack of the security probe, run against the
@@ -112,7 +113,7 @@ describe('the lock: a stranger cannot hold the victim\'s burns', () => {
     // A facilitator that accepts anything at verify (a remote one may be laxer than the chain).
     const facilitator = app.ctx.pipeline.deps.facilitator
     const verify = facilitator.verify
-    facilitator.verify = async (payment) => ({ isValid: true, payer: payment.payload.authorization.from as `0x${string}` })
+    facilitator.verify = async (payment) => ({ isValid: true, payer: payerOf(payment) })
     try {
       const payment = await victim.signPayment(requirements, { validAfter: nowSeconds() + 120n })
       const refused = await looksmaxx({ ...body, paymentPayload: payment })

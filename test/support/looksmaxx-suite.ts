@@ -5,6 +5,7 @@ import { startTestApp, getJson, postJson, type TestApp } from './app.ts'
 import { createAgent, portraitBase64, type Agent } from './agent.ts'
 import type { ImageGenerator } from '../../src/adapters/image/port.ts'
 import { createImageGenerator } from '../../src/adapters/image/index.ts'
+import { payerOf } from '../../src/x402/payload.ts'
 
 const E18 = 10n ** 18n
 
@@ -61,7 +62,7 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     const facilitator = app.ctx.pipeline.deps.facilitator
     const settle = facilitator.settle.bind(facilitator)
     facilitator.settle = async (payment, paymentRequirements) => {
-      settleCalls.push(payment.payload.authorization.from.toLowerCase())
+      settleCalls.push(payerOf(payment).toLowerCase())
       if (beforeSettle) await beforeSettle(payment)
       return settle(payment, paymentRequirements)
     }

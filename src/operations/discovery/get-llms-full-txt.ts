@@ -33,7 +33,7 @@ export const getLlmsFullTxt = defineOperation({
         '## The flow',
         '1. GET /api/agent/looksmaxx?wallet=<your wallet> for the plan with ready transactions.',
         '2. Send the swap (when short of tokens), the burn and the fund transfer.',
-        '3. GET /api/x402/looksmaxx for the 402 payment requirements; sign the EIP-3009 authorization.',
+        '3. GET /api/x402/looksmaxx for the 402 payment requirements; sign the EIP-3009 authorization (accepts[0], USDm forwarder) or a Permit2 witness transfer (accepts[1], x402ExactPermit2Proxy).',
         '4. POST /api/x402/looksmaxx with both hashes, burnerAddress, the base64 portrait and the payment, signed by the burner wallet (only the burner may redeem its burns; another payer, or POST /api/generate, needs the burner\'s EIP-712 RedeemBurn as burnerSignature: see burnerProof in the 402 body).',
         '5. If the answer is lost: GET /api/x402/looksmaxx/{burnTxHash}.',
         '',

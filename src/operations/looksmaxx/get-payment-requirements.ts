@@ -10,7 +10,7 @@ export const getPaymentRequirements = defineOperation({
   path: '/api/x402/looksmaxx',
   summary: 'Payment and burn requirements of a looksmaxx (always HTTP 402)',
   description:
-    'Answers 402 with X-Payment-Required: true and X-402-Version: 1. The body is the x402 v1 payment requirements (1 USDm through the USDm forwarder, network megaeth) plus the burn requirements and steps 1-4; the PAYMENT-REQUIRED header carries the same offer as an x402 v2 PaymentRequired (network eip155:4326, payment-identifier extension).',
+    'Answers 402 with X-Payment-Required: true and X-402-Version: 1. The body is the x402 v1 payment requirements, two ways to pay the same 1 USDm (accepts[0]: EIP-3009 through the USDm forwarder; accepts[1]: Permit2 through the x402ExactPermit2Proxy, extra.assetTransferMethod "permit2"; network megaeth) plus the burn requirements and steps 1-4; the PAYMENT-REQUIRED header carries the same offers as an x402 v2 PaymentRequired (network eip155:4326, payment-identifier and eip2612GasSponsoring extensions).',
   tags: ['looksmaxx'],
   input: z.object({}),
   output: paymentRequiredBody,

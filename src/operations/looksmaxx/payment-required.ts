@@ -1,5 +1,5 @@
-import { looksmaxxRequirements, type PortraitContext } from '../../pipeline/submit-portrait.ts'
-import { BURN_ADDRESS, BURN_HALF_WEI, BURN_TOTAL_WEI } from '../../chain/constants.ts'
+import { looksmaxxOffers, type PortraitContext } from '../../pipeline/submit-portrait.ts'
+import { BURN_ADDRESS, BURN_HALF_WEI, BURN_TOTAL_WEI, PERMIT2_ADDRESS, X402_EXACT_PERMIT2_PROXY } from '../../chain/constants.ts'
 import { respond, type Ports } from '../define.ts'
 import { zeroAddress } from 'viem'
 import { buildPaymentRequiredV2, encodeX402Header } from '../../x402/payment-required-v2.ts'
@@ -7,11 +7,10 @@ import { redeemBurnDomain, redeemBurnTypes } from '../../chain/verify/burner-aut
 
 /** The 402 answer of the looksmaxx endpoint: how to pay and what to burn. */
 export function paymentRequiredBody(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>, error?: string) {
-  const requirements = looksmaxxRequirements(ctx)
   return {
     x402Version: 1 as const,
     ...(error ? { error } : {}),
-    accepts: [requirements],
+    accepts: looksmaxxOffers(ctx),
     burnRequirements: {
       token: ctx.chain.contracts.token,
       totalAmount: BURN_TOTAL_WEI.toString(),
@@ -24,7 +23,7 @@ export function paymentRequiredBody(ctx: Pick<PortraitContext, 'chain' | 'baseUr
     instructions: {
       step1: `Transfer 112,500 tokens (${BURN_HALF_WEI} wei) of ${ctx.chain.contracts.token} to ${BURN_ADDRESS}.`,
       step2: `Transfer 112,500 tokens (${BURN_HALF_WEI} wei) to the fund wallet ${ctx.chain.fundWallet} from the same wallet.`,
-      step3: `Approve the USDm forwarder ${ctx.chain.contracts.usdmForwarder} on USDm once, then sign an EIP-3009 TransferWithAuthorization of exactly 1 USDm to ${ctx.chain.facilitator} (domain "USDm Forwarder", version "1", chain 4326).`,
+      step3: `Pay exactly 1 USDm to ${ctx.chain.facilitator}, either way accepts lists: (a) approve the USDm forwarder ${ctx.chain.contracts.usdmForwarder} on USDm once, then sign an EIP-3009 TransferWithAuthorization (domain "USDm Forwarder", version "1", chain 4326); or (b) approve Permit2 ${PERMIT2_ADDRESS} on USDm ${ctx.chain.contracts.usdm} once (or send an EIP-2612 permit of it with the payment, x402 v2), then sign a Permit2 PermitWitnessTransferFrom with spender ${X402_EXACT_PERMIT2_PROXY} and witness {to, validAfter} (what @x402/evm signs for assetTransferMethod "permit2").`,
       step4: 'POST /api/x402/looksmaxx with burnTxHash, devTxHash, burnerAddress, the base64 portrait and the payment (paymentPayload field or X-PAYMENT header). Sign the payment with the burner wallet: only the burner may redeem its burns (a different payer needs burnerSignature, see burnerProof).',
     },
     burnerProof: burnerProof(ctx),
@@ -59,6 +58,6 @@ export function paymentRequired(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>,
   return respond(402, paymentRequiredBody(ctx, error), {
     'X-Payment-Required': 'true',
     'X-402-Version': '1',
-    'PAYMENT-REQUIRED': encodeX402Header(buildPaymentRequiredV2(looksmaxxRequirements(ctx), error)),
+    'PAYMENT-REQUIRED': encodeX402Header(buildPaymentRequiredV2(looksmaxxOffers(ctx), error)),
   })
 }

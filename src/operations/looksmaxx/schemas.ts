@@ -11,7 +11,11 @@ export const paymentRequirementsOut = z.object({
   payTo: addressOut,
   maxTimeoutSeconds: z.number().int(),
   asset: addressOut,
-  extra: z.object({ name: z.string(), version: z.string() }),
+  extra: z.object({
+    name: z.string(),
+    version: z.string(),
+    assetTransferMethod: z.literal('permit2').optional().describe('Present on the Permit2 option: sign a Permit2 witness transfer, not an EIP-3009 authorization'),
+  }),
 })
 
 export const paymentRequiredBody = z.object({

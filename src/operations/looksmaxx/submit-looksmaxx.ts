@@ -3,11 +3,11 @@ import { defineOperation, respond } from '../define.ts'
 import { addressIn, txHash } from '../schemas.ts'
 import { looksmaxxResult, paymentRequiredBody, PORTRAIT_BODY_LIMIT } from './schemas.ts'
 import { paymentRequired } from './payment-required.ts'
-import { paymentPayloadSchema, encodePaymentResponse } from '../../x402/payload.ts'
+import { paymentPayloadSchema, encodePaymentResponse, payerOf, paymentTerms } from '../../x402/payload.ts'
 import { acceptedMismatch, readPayment, type ReceivedPayment } from '../../x402/payload-v2.ts'
 import { fingerprintOf, readPaymentIdentifier } from '../../x402/payment-identifier.ts'
 import { X402_NETWORK_V2 } from '../../x402/requirements.ts'
-import { submitPortrait, statusUrl, looksmaxxRequirements, type PortraitContext } from '../../pipeline/submit-portrait.ts'
+import { submitPortrait, statusUrl, looksmaxxRequirementsFor, type PortraitContext } from '../../pipeline/submit-portrait.ts'
 import { findSubmissionByPayment, releasePaymentIdentifier, reservePaymentIdentifier, type PaymentIdentifier } from '../../store/payment-identifiers.ts'
 import type { Submission } from '../../store/submissions.ts'
 import { AppError } from '../../errors/app-error.ts'
@@ -45,7 +45,7 @@ export const submitLooksmaxx = defineOperation({
   path: '/api/x402/looksmaxx',
   summary: 'Redeem a 225,000-token burn and a 1 USDm x402 payment for a minted AI portrait NFT',
   description:
-    'Only the burner may redeem its burns: a payment signed by burnerAddress proves it; a payer other than the burner needs burnerSignature (EIP-712 RedeemBurn by the burner) or gets 400 INVALID_SIGNATURE. Verifies both burns on chain, claims them atomically (a hash already used gets 409), settles the payment once, then generates, pins and mints. The payment goes in paymentPayload, the x402 v1 X-PAYMENT header or the x402 v2 PAYMENT-SIGNATURE header (base64 JSON; over MCP in _meta["x402/payment"]); a submission without any payment gets 402 with the requirements (v1 body, v2 PAYMENT-REQUIRED header), a malformed payment 400. A v2 payment-identifier replays the first result; the same identifier with another payload is 409 PAYMENT_ID_CONFLICT. After settlement the portrait is owed until minted: a 502 carries the status link and the work finishes on its own.',
+    'Only the burner may redeem its burns: a payment signed by burnerAddress proves it; a payer other than the burner needs burnerSignature (EIP-712 RedeemBurn by the burner) or gets 400 INVALID_SIGNATURE. Verifies both burns on chain, claims them atomically (a hash already used gets 409), settles the payment once, then generates, pins and mints. The fee is paid by the x402 exact scheme over the USDm forwarder (EIP-3009) or over Permit2 (x402ExactPermit2Proxy; an EIP-2612 permit of Permit2 may ride along in extensions.eip2612GasSponsoring). The payment goes in paymentPayload, the x402 v1 X-PAYMENT header or the x402 v2 PAYMENT-SIGNATURE header (base64 JSON; over MCP in _meta["x402/payment"]); a submission without any payment gets 402 with the requirements (v1 body, v2 PAYMENT-REQUIRED header), a malformed payment 400. A v2 payment-identifier replays the first result; the same identifier with another payload is 409 PAYMENT_ID_CONFLICT. After settlement the portrait is owed until minted: a 502 carries the status link and the work finishes on its own.',
   tags: ['looksmaxx'],
   input: z.object({
     ...portraitFields,
@@ -63,11 +63,12 @@ export const submitLooksmaxx = defineOperation({
       return paymentRequired(ctx, 'Payment required: send the payment in PAYMENT-SIGNATURE (x402 v2), X-PAYMENT or paymentPayload (v1).')
     }
     if (received.version === 2) {
-      const field = acceptedMismatch(received.v2.accepted, looksmaxxRequirements(ctx))
-      if (field) return paymentRequired(ctx, `The payment's accepted requirements differ from the offer at ${field}: pay accepts[0] of PAYMENT-REQUIRED. Nothing was consumed.`)
+      // The offer of the payment's kind: an EIP-3009 authorization pays the forwarder option, a Permit2 one the Permit2 option.
+      const field = acceptedMismatch(received.v2.accepted, looksmaxxRequirementsFor(ctx, received.payment))
+      if (field) return paymentRequired(ctx, `The payment's accepted requirements differ from the offer at ${field}: pay one of the accepts of PAYMENT-REQUIRED as it is. Nothing was consumed.`)
     }
     const payment = received.payment
-    const auth = payment.payload.authorization
+    const auth = paymentTerms(payment)
     const paymentId = received.version === 2 ? readPaymentIdentifier(received.v2.extensions) : undefined
     if (paymentId !== undefined && received.version === 2) {
       const fingerprint = fingerprintOf(received.v2, { ...input, paymentPayload: undefined })
@@ -107,7 +108,7 @@ function paidAnswer(ctx: PortraitContext, submission: Submission, received: Rece
     success: true,
     transaction: submission.settlementTxHash ?? '',
     network: received.version === 2 ? X402_NETWORK_V2 : X402_NETWORK,
-    payer: received.payment.payload.authorization.from,
+    payer: payerOf(received.payment),
   }
   const header = received.version === 2 ? 'PAYMENT-RESPONSE' : 'X-PAYMENT-RESPONSE'
   return respond(200, result, { [header]: encodePaymentResponse(settlement) })

@@ -4,19 +4,17 @@ import type { PipelineDeps } from '../deps.ts'
 import { markSettleAttempted, type Submission } from '../../store/submissions.ts'
 import { authorizationCanceledEvent as authorizationCanceled, authorizationUsedEvent as authorizationUsed, eip3009Abi } from '../../chain/abis/eip3009.ts'
 import { rpcFailed } from '../../chain/upstream-error.ts'
-import type { CompletePaymentPayload } from '../../x402/payload.ts'
+import { isPermit2Payment, type CompletePaymentPayload } from '../../x402/payload.ts'
+import { reconcilePermit2 } from './reconcile-permit2.ts'
+import type { SettleOutcome } from './settle-outcome.ts'
 import type { PaymentRequirements } from '../../x402/requirements.ts'
 
-export type SettleOutcome =
-  | { kind: 'settled'; transaction: `0x${string}` }
-  | { kind: 'refused'; reason: string }
-  /** Not settled yet, but the authorization may still settle: look again later. */
-  | { kind: 'pending' }
-
+export type { SettleOutcome } from './settle-outcome.ts'
 
 /**
- * What the chain says about the authorization: the only source of truth once a settle call
- * has been attempted.
+ * What the chain says about the payment: the only source of truth once a settle call has been
+ * attempted. A Permit2 payment is read from Permit2's nonce bitmap and the proxy's transfer
+ * (reconcile-permit2.ts); an EIP-3009 one from the forwarder:
  * - used by a transferWithAuthorization whose transaction moved the USDm to payTo → settled;
  * - used without that transfer (cancelled by the payer with cancelAuthorization, or any other
  *   use) → it can never pay us: refused at once, the claim is released;
@@ -25,6 +23,19 @@ export type SettleOutcome =
  *   found yet is given up once the authorization has expired.
  */
 export async function reconcilePayment(deps: PipelineDeps, submission: Submission): Promise<SettleOutcome> {
+  const payment = submission.paymentPayload as CompletePaymentPayload
+  if (isPermit2Payment(payment)) {
+    try {
+      return await reconcilePermit2(deps, submission, payment, submission.paymentRequirements as PaymentRequirements)
+    } catch (cause) {
+      throw rpcFailed('reading the Permit2 payment state', cause)
+    }
+  }
+  return reconcileEip3009(deps, submission)
+}
+
+/** The EIP-3009 (forwarder) side of reconcilePayment, by authorizationState and AuthorizationUsed. */
+async function reconcileEip3009(deps: PipelineDeps, submission: Submission): Promise<SettleOutcome> {
   const from = submission.paymentFrom!
   const nonce = submission.paymentNonce!
   const forwarder = deps.chain.contracts.usdmForwarder
