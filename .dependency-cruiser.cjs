@@ -31,6 +31,13 @@ module.exports = {
     },
     ...upward,
     {
+      name: 'mcp-and-chat-do-not-import-http',
+      comment: 'HTTP, MCP and chat are adapters of the one serving runtime (operations/runtime/serve.ts): MCP and chat never go through the HTTP adapter',
+      severity: 'error',
+      from: { path: ['^src/mcp/', '^src/chat/'] },
+      to: { path: '^src/http/' },
+    },
+    {
       name: 'devnet-imports-only-chain',
       comment: 'devnet/ is a tool: it may import chain/ and the base layer, nothing else of src/',
       severity: 'error',

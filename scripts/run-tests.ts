@@ -69,6 +69,7 @@ function plan(parallel: number): string[][] {
 
 type FileResult = { file: string; ms: number; pass: number; fail: number; skip: number; todo: number; ok: boolean }
 type Failure = { file: string; test: string; error: string }
+type Skip = { file: string; test: string; suite: boolean; reason: string }
 
 const parallel = Number(process.env.TEST_PROCESSES ?? 3)
 const started = Date.now()
@@ -94,6 +95,7 @@ if (process.env.TEST_PLAN) {
 }
 const results: FileResult[] = []
 const failures: Failure[] = []
+const skips: Skip[] = []
 const crashed: string[] = []
 
 function runJob(job: string[]): Promise<void> {
@@ -119,6 +121,7 @@ function runJob(job: string[]): Promise<void> {
       if (at < 0) return console.log(line)
       const event = JSON.parse(line.slice(at + MARK.length))
       if (event.kind === 'fail') return failures.push(event)
+      if (event.kind === 'skip') return skips.push(event)
       done.add(event.file)
       results.push(event)
       const counts = [`${event.pass} passed`, event.fail && `${event.fail} FAILED`, event.skip && `${event.skip} skipped`, event.todo && `${event.todo} todo`].filter(Boolean).join(', ')
@@ -148,8 +151,20 @@ writeFileSync(timesFile, `${JSON.stringify({ ...previous, ...Object.fromEntries(
 const sum = (key: 'pass' | 'fail' | 'skip' | 'todo') => results.reduce((n, r) => n + r[key], 0)
 for (const failure of failures) console.log(`\n✖ ${failure.file} › ${failure.test}\n${failure.error}`)
 for (const line of crashed) console.log(`\n✖ ${line}`)
+// What did not run, and why: a suite skipped whole counts once (its tests were never seen).
+const byReason = new Map<string, Skip[]>()
+for (const skip of skips) byReason.set(skip.reason, [...(byReason.get(skip.reason) ?? []), skip])
+for (const [reason, list] of byReason) {
+  const suites = list.filter((s) => s.suite).length
+  const what = [list.length - suites && `${list.length - suites} tests`, suites && `${suites} whole suites`].filter(Boolean).join(' and ')
+  console.log(`\n- skipped ${what}: ${reason}\n    ${[...new Set(list.map((s) => s.file))].join('\n    ')}`)
+}
+// CI has PostgreSQL, Redis and Chromium: a test that needs one of them and was skipped means the
+// environment lost it, and the suite must not pass with less than it claims.
+const missingInCi = process.env.CI === 'true' ? skips.filter((s) => s.reason.startsWith('requires ')) : []
+for (const skip of missingInCi) console.log(`\n✖ ${skip.file} › ${skip.test || '(the file)'}: skipped under CI=true (${skip.reason})`)
 console.log(
-  `\n# ${results.length} files, ${sum('pass') + sum('fail') + sum('skip') + sum('todo')} tests: ${sum('pass')} passed, ${sum('fail')} failed, ${sum('skip')} skipped, ${sum('todo')} todo; ` +
+  `\n# ${results.length} files, ${sum('pass') + sum('fail') + sum('skip') + sum('todo')} tests: ${sum('pass')} passed, ${sum('fail')} failed, ${sum('skip')} skipped (${skips.filter((x) => x.suite).length} suites), ${sum('todo')} todo; ` +
     `${jobs.length} processes (${parallel} at a time), ${((Date.now() - started) / 1000).toFixed(1)} s`,
 )
-process.exit(failures.length || crashed.length || results.some((r) => !r.ok) || (types && !types.ok) ? 1 : 0)
+process.exit(failures.length || crashed.length || missingInCi.length || results.some((r) => !r.ok) || (types && !types.ok) ? 1 : 0)

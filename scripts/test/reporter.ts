@@ -31,6 +31,13 @@ export default async function* reporter(source: AsyncIterable<Event>) {
     }
     const c = counts.get(file) ?? { pass: 0, fail: 0, skip: 0, todo: 0 }
     counts.set(file, c)
+    // A skipped test or suite says why: the runner lists the reasons (a skipped suite counts
+    // once, its tests never having been seen) and fails under CI=true on a missing backend.
+    if (data.skip !== undefined) {
+      c.skip++
+      yield `${MARK}${JSON.stringify({ kind: 'skip', file, test: names.slice(1).join(' > '), suite: data.details?.type === 'suite', reason: typeof data.skip === 'string' ? data.skip : '(no reason given)' })}\n`
+      continue
+    }
     // Suites are counted through their tests.
     if (data.details?.type === 'suite') {
       if (type === 'test:fail' && data.details.error?.failureType !== 'subtestsFailed') {
@@ -39,8 +46,7 @@ export default async function* reporter(source: AsyncIterable<Event>) {
       }
       continue
     }
-    if (data.skip !== undefined) c.skip++
-    else if (data.todo !== undefined) c.todo++
+    if (data.todo !== undefined) c.todo++
     else if (type === 'test:pass') c.pass++
     else {
       c.fail++

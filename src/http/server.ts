@@ -7,7 +7,7 @@ import { toAppError } from '../operations/runtime/errors.ts'
 import { parseMinBlock, type Caller, type OperationServing, type Served, type Serving } from '../operations/runtime/serve.ts'
 import type { LimitState } from '../operations/runtime/limits.ts'
 import { acceptsGzip, appendVary, gzipEtag, gzipOf, isCompressible } from './compress.ts'
-import { mountMcp } from '../mcp/server.ts'
+import { mountMcpRoute } from './mcp-route.ts'
 import type { Redis } from 'ioredis'
 import cors from '@fastify/cors'
 import { createMetrics } from './metrics.ts'
@@ -191,7 +191,7 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
     },
   }
   for (const op of operations) mountOperation(app, ctx, serving.of(op), tracker, closeWhenStopping)
-  mountMcp(app, ctx, operations, serving)
+  mountMcpRoute(app, ctx, operations, serving)
   mountOpsRoutes(app, ctx, { metrics, redis: options.redis })
   for (const mount of options.mounts ?? []) mount(app)
   return app

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { createRedisBus } from '../../src/adapters/bus/redis.ts'
 import { createFreshness } from '../../src/cache/freshness.ts'
 import { switchableTcp } from '../faults/switchable.ts'
-import { TEST_REDIS_URL } from '../support/env.ts'
+import { TEST_REDIS_URL, needsRedis } from '../support/env.ts'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -22,7 +22,7 @@ import { publishEvent } from '../../src/events/publish-event.ts'
  * event stream reads the missed events from the store (test/faults/upstreams.test.ts, the Redis
  * case), and every cached answer counts as changed.
  */
-test('after a Redis outage the bus reports the reconnect once subscribed again, and every freshness stamp moves', { skip: !TEST_REDIS_URL && 'TEST_REDIS_URL is not set' }, async () => {
+test('after a Redis outage the bus reports the reconnect once subscribed again, and every freshness stamp moves', { skip: needsRedis }, async () => {
   const redis = new URL(TEST_REDIS_URL!)
   const proxy = await switchableTcp({ host: redis.hostname, port: Number(redis.port || 6379) })
   const prefix = `t-${randomBytes(4).toString('hex')}`
@@ -58,7 +58,7 @@ test('after a Redis outage the bus reports the reconnect once subscribed again, 
   }
 })
 
-test('what an instance publishes while Redis is away reaches the other instances once it is back, in order, and the publish does not wait', { skip: !TEST_REDIS_URL && 'TEST_REDIS_URL is not set' }, async () => {
+test('what an instance publishes while Redis is away reaches the other instances once it is back, in order, and the publish does not wait', { skip: needsRedis }, async () => {
   const redis = new URL(TEST_REDIS_URL!)
   const proxy = await switchableTcp({ host: redis.hostname, port: Number(redis.port || 6379) })
   const prefix = `t-${randomBytes(4).toString('hex')}`
@@ -90,7 +90,7 @@ test('what an instance publishes while Redis is away reaches the other instances
   }
 })
 
-test('after a Redis outage the open streams of an instance get what they missed from one read of the store, not one each', { skip: !TEST_REDIS_URL && 'TEST_REDIS_URL is not set' }, async () => {
+test('after a Redis outage the open streams of an instance get what they missed from one read of the store, not one each', { skip: needsRedis }, async () => {
   const devnet = await testDevnet()
   const redis = new URL(TEST_REDIS_URL!)
   const proxy = await switchableTcp({ host: redis.hostname, port: Number(redis.port || 6379) })

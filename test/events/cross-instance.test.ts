@@ -10,9 +10,9 @@ import { createAgent, portraitBase64 } from '../support/agent.ts'
 import { startServiceProcess } from '../support/service-process.ts'
 import { createTestDatabase } from '../support/postgres.ts'
 import { openStream } from '../support/sse.ts'
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/env.ts'
+import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis } from '../support/env.ts'
 
-const skip = !TEST_DATABASE_URL || !TEST_REDIS_URL ? 'TEST_DATABASE_URL and TEST_REDIS_URL are needed' : false
+const skip = needsPostgresAndRedis
 
 let devnet: Awaited<ReturnType<typeof startTestDevnet>>
 let pg: Awaited<ReturnType<typeof createTestDatabase>>

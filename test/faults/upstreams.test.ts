@@ -9,7 +9,7 @@ import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { testBackend } from '../support/postgres.ts'
 import { openStream } from '../support/sse.ts'
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/env.ts'
+import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis } from '../support/env.ts'
 import { loadConfig } from '../../src/config/load.ts'
 import { createApp, type App } from '../../src/app.ts'
 import { serveFacilitatorHttp } from '../../src/adapters/facilitator/serve-http.ts'
@@ -28,7 +28,7 @@ import { testAccount } from '../support/accounts.ts'
  * The service runs as production does: PostgreSQL, Redis, an external RPC, an x402 HTTP
  * facilitator, Replicate and Pinata, each a local server speaking its API.
  */
-const skip = !TEST_DATABASE_URL || !TEST_REDIS_URL ? 'TEST_DATABASE_URL and TEST_REDIS_URL are needed' : false
+const skip = needsPostgresAndRedis
 const E18 = 10n ** 18n
 const API_KEY = 'fault-facilitator-key'
 const WAIT_SECONDS = 5

@@ -5,7 +5,7 @@ import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts
 import { createAgent, portraitBase64 } from '../support/agent.ts'
 import { takeFirstNonce } from '../support/take-nonce.ts'
 import { waitForSweeps } from '../support/sender-sweeps.ts'
-import { TEST_DATABASE_URL } from '../support/env.ts'
+import { TEST_DATABASE_URL, needsPostgres } from '../support/env.ts'
 import type { TxSender } from '../../src/chain/sender/tx-sender.ts'
 import { rpcCall } from '../support/rpc.ts'
 
@@ -16,7 +16,7 @@ import { rpcCall } from '../support/rpc.ts'
  * attempt key: the paid submission still ends in exactly one NFT.
  */
 for (const database of ['pglite', 'postgres'] as const) {
-  test(`a mint whose nonce another transaction of the minter key used is minted again: exactly one NFT (${database})`, { skip: database === 'postgres' && !TEST_DATABASE_URL ? 'TEST_DATABASE_URL is not set' : false }, async () => {
+  test(`a mint whose nonce another transaction of the minter key used is minted again: exactly one NFT (${database})`, { skip: database === 'postgres' && needsPostgres }, async () => {
     const devnet = await startTestDevnet()
     let app: TestApp | undefined
     const rpc = (method: string, params: unknown[] = []) => rpcCall(devnet.url, method, params)

@@ -4,7 +4,7 @@ import { getAddress } from 'viem'
 import { randomBytes } from 'node:crypto'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, type TestApp } from '../support/app.ts'
-import { TEST_REDIS_URL } from '../support/env.ts'
+import { TEST_REDIS_URL, needsRedis } from '../support/env.ts'
 
 // Two instances of the service on one devnet and, when there is one, one Redis: what a client
 // does on one instance counts on the other. Each test uses client addresses of its own.
@@ -36,7 +36,7 @@ const post = (app: TestApp, url: string, body: unknown, ip: string, headers: Rec
   app.http.inject({ method: 'POST', url, payload: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers }, remoteAddress: ip })
 
 describe('rate limits', () => {
-  test('writes per client address: the fifth within a minute gets 429 RATE_LIMITED with Retry-After, across two instances', { skip: !TEST_REDIS_URL && 'TEST_REDIS_URL is not set' }, async () => {
+  test('writes per client address: the fifth within a minute gets 429 RATE_LIMITED with Retry-After, across two instances', { skip: needsRedis }, async () => {
     const ip = clientIp()
     // Invalid wallets: the limit counts every write, answered or refused, so a flood stays cheap.
     const statuses = []

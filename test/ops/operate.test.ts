@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, type TestApp } from '../support/app.ts'
 import { startRpcProxy } from '../support/rpc-proxy.ts'
-import { TEST_REDIS_URL } from '../support/env.ts'
+import { TEST_REDIS_URL, needsRedis } from '../support/env.ts'
 import { insertSignedTxs } from '../../src/store/chain-txs.ts'
 
 // One devnet for the file; one service in front of it through an RPC proxy that can be cut.
@@ -72,7 +72,7 @@ describe('health and readiness', () => {
     assert.equal((await waitReady(app.url)).status, 200, 'ready again once the RPC answers')
   })
 
-  test('/readyz checks Redis when REDIS_URL is set', { skip: !TEST_REDIS_URL && 'TEST_REDIS_URL is not set' }, async () => {
+  test('/readyz checks Redis when REDIS_URL is set', { skip: needsRedis }, async () => {
     const withRedis = await startTestApp({ rpcUrl: devnet.url, env: { REDIS_URL: TEST_REDIS_URL!, REDIS_PREFIX: `ops-ready-${process.pid}` } })
     try {
       const { status, body } = await waitReady(withRedis.url)

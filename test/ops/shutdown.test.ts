@@ -7,7 +7,7 @@ import path from 'node:path'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startServiceProcess } from '../support/service-process.ts'
 import { createTestDatabase } from '../support/postgres.ts'
-import { TEST_DATABASE_URL } from '../support/env.ts'
+import { TEST_DATABASE_URL, needsPostgres } from '../support/env.ts'
 import { openDb } from '../../src/store/db.ts'
 import { acquireLease } from '../../src/store/indexer-leases.ts'
 
@@ -43,7 +43,7 @@ after(async () => {
   await devnet?.close()
 })
 
-test('SIGTERM: stops accepting, finishes the request in flight, closes stream clients with a close event, releases the indexer lease', { skip: !TEST_DATABASE_URL && 'TEST_DATABASE_URL is not set', timeout: 400_000 }, async () => {
+test('SIGTERM: stops accepting, finishes the request in flight, closes stream clients with a close event, releases the indexer lease', { skip: needsPostgres, timeout: 400_000 }, async () => {
   const database = await createTestDatabase()
   const proxy = await startHoldingProxy(devnet.url)
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-shutdown-'))

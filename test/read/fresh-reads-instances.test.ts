@@ -5,9 +5,9 @@ import { startTestDevnet } from '../support/devnet.ts'
 import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { createTestDatabase } from '../support/postgres.ts'
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/env.ts'
+import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis } from '../support/env.ts'
 
-const skip = !TEST_DATABASE_URL || !TEST_REDIS_URL ? 'TEST_DATABASE_URL and TEST_REDIS_URL are needed' : false
+const skip = needsPostgresAndRedis
 
 /**
  * Issue 10: an invalidation made in one service process reaches another sharing the same

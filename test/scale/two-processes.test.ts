@@ -4,7 +4,7 @@ import { startTestDevnet } from '../support/devnet.ts'
 import { getJson, postJson } from '../support/app.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { openStream } from '../support/sse.ts'
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/env.ts'
+import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis } from '../support/env.ts'
 import { startService, sharedBackends, type ServiceProcess } from './processes.ts'
 
 /**
@@ -12,7 +12,7 @@ import { startService, sharedBackends, type ServiceProcess } from './processes.t
  * an external RPC. Both take every write at once; the chain and the store must show one
  * outcome per request, and every stream client of either process hears everything.
  */
-const skip = !TEST_DATABASE_URL || !TEST_REDIS_URL ? 'TEST_DATABASE_URL and TEST_REDIS_URL are needed' : false
+const skip = needsPostgresAndRedis
 
 let devnet: Awaited<ReturnType<typeof startTestDevnet>>
 let backends: Awaited<ReturnType<typeof sharedBackends>>

@@ -4,3 +4,17 @@
  */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL
+
+/**
+ * The skip reason of a test that needs a backend the machine may lack, or false when it is there.
+ * Reasons start with "requires <backend>": scripts/run-tests.ts lists them, and under CI=true a
+ * test skipped for one fails the run (CI has PostgreSQL, Redis and Chromium; a suite that needs
+ * them must not vanish from the totals).
+ */
+export function requires(backend: 'postgres' | 'redis' | 'chromium', available: boolean, hint: string): false | string {
+  return available ? false : `requires ${backend}: ${hint}`
+}
+
+export const needsPostgres = requires('postgres', Boolean(TEST_DATABASE_URL), 'TEST_DATABASE_URL is not set')
+export const needsRedis = requires('redis', Boolean(TEST_REDIS_URL), 'TEST_REDIS_URL is not set')
+export const needsPostgresAndRedis = needsPostgres || needsRedis

@@ -1,4 +1,5 @@
 import { test, before, after } from 'node:test'
+import { requires } from '../support/env.ts'
 import assert from 'node:assert/strict'
 import { encodeFunctionData, erc20Abi } from 'viem'
 import { startTestDevnet } from '../support/devnet.ts'
@@ -12,7 +13,7 @@ import { testAccount } from '../support/accounts.ts'
  * service on the devnet: what a person sees at / and /early, live updates without a reload,
  * and no console error.
  */
-const skip = hasChromium() ? false : `no Chromium at ${CHROMIUM}: run scripts/install-chromium.sh`
+const skip = requires('chromium', hasChromium(), `no Chromium at ${CHROMIUM}: run scripts/install-chromium.sh`)
 const DEAD = '0x000000000000000000000000000000000000dEaD'
 const E18 = 10n ** 18n
 
