@@ -76,7 +76,7 @@ function imageConfig(config: Config): Parameters<typeof createImageGenerator>[0]
       if (!config.OPENAI_API_KEY) throw new ConfigError('OPENAI_API_KEY is required when IMAGE_PROVIDER=openai.')
       return { kind: 'openai', apiKey: config.OPENAI_API_KEY.reveal() }
     default:
-      return { kind: 'local' }
+      return { kind: 'local', threads: config.STYLIZER_THREADS }
   }
 }
 

@@ -114,6 +114,9 @@ export const envSchema = z.object({
     .enum(['local', 'replicate', 'openai'])
     .default('local')
     .describe('Image generator: local stylizer, Replicate or OpenAI.'),
+  STYLIZER_THREADS: positiveInt
+    .optional()
+    .describe('Worker threads of the local stylizer (IMAGE_PROVIDER=local), started as portraits arrive. Default: the number of CPU cores.'),
   REPLICATE_API_TOKEN: secretString.optional().describe('Replicate API token (IMAGE_PROVIDER=replicate).'),
   OPENAI_API_KEY: secretString.optional().describe('OpenAI API key (IMAGE_PROVIDER=openai).'),
 

@@ -84,6 +84,21 @@ test('the same seed gives the same bytes; another seed other grain', async () =>
   assert.notDeepEqual(a.image, c.image)
 })
 
+test('the thread pool gives every portrait of a concurrent batch the bytes the stylizer gives it alone', async () => {
+  const { createThreadedStylizer } = await import('../../src/adapters/image/threaded-stylizer.ts')
+  const pool = createThreadedStylizer({ threads: 2 })
+  try {
+    const seeds = ['pool-1', 'pool-2', 'pool-3']
+    const together = await Promise.all(seeds.map((seed) => pool.generate({ image: photo, mimeType: 'image/jpeg', seed })))
+    for (const [i, seed] of seeds.entries()) {
+      const alone = await stylizer.generate({ image: photo, mimeType: 'image/jpeg', seed })
+      assert.deepEqual(together[i]!.image, alone.image, seed)
+    }
+  } finally {
+    await pool.close?.()
+  }
+})
+
 test('without a face: the fallback beam at 42% height, no eye glows', async () => {
   const flat = await sharp({ create: { width: 900, height: 700, channels: 3, background: { r: 150, g: 150, b: 150 } } }).png().toBuffer()
   const result = await stylizer.generate({ image: flat, mimeType: 'image/png', seed: 'x' })

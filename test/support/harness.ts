@@ -110,7 +110,8 @@ let stylizer: ImageGenerator | undefined
  */
 function sharedStylizer(config: { IMAGE_PROVIDER?: string }): ImageGenerator | undefined {
   if (config.IMAGE_PROVIDER && config.IMAGE_PROVIDER !== 'local') return undefined
-  stylizer ??= createThreadedStylizer()
+  // One thread: the suite's processes already share the cores; a second thread would load the model again.
+  stylizer ??= createThreadedStylizer({ threads: 1 })
   const { name, generate } = stylizer
   return { name, generate, async close() {} }
 }

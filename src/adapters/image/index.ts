@@ -2,7 +2,7 @@ import type { ImageGenerator } from './port.ts'
 import { createThreadedStylizer } from './threaded-stylizer.ts'
 
 export type ImageConfig =
-  | { kind: 'local' }
+  | { kind: 'local'; threads?: number }
   | { kind: 'replicate'; apiToken: string; model?: `${string}/${string}`; baseUrl?: string }
   | { kind: 'openai'; apiKey: string; model?: string; baseURL?: string }
 
@@ -28,7 +28,7 @@ function lazy(name: string, load: () => Promise<ImageGenerator>): ImageGenerator
 export function createImageGenerator(config: ImageConfig): ImageGenerator {
   switch (config.kind) {
     case 'local':
-      return createThreadedStylizer()
+      return createThreadedStylizer({ threads: config.threads })
     case 'replicate':
       return lazy('replicate', async () => (await import('./replicate.ts')).createReplicateGenerator(config))
     case 'openai':

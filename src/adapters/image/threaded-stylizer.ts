@@ -1,28 +1,35 @@
 import { Worker } from 'node:worker_threads'
+import { availableParallelism } from 'node:os'
 import type { ImageGenerator } from './port.ts'
 import { AppError } from '../../errors/app-error.ts'
 
-type Pending = { resolve: (value: Awaited<ReturnType<ImageGenerator['generate']>>) => void; reject: (error: unknown) => void }
+type Result = Awaited<ReturnType<ImageGenerator['generate']>>
+type Pending = { resolve: (value: Result) => void; reject: (error: unknown) => void }
+type Thread = { worker: Worker; pending: Map<number, Pending> }
 
 /**
- * The local stylizer in a worker thread: face detection and pixel work are CPU-bound, and on
- * the main thread they would delay every request and chain call around them.
+ * The local stylizer in worker threads: face detection and pixel work are CPU-bound, and on the
+ * main thread they would delay every request and chain call around them. A pool of up to
+ * `threads` (default: the machine's cores), grown on demand: each thread loads the face model
+ * once (about a second of CPU), so a second thread is started only when a portrait arrives while
+ * every running thread is busy. A job goes to the thread with the fewest in hand.
  */
-export function createThreadedStylizer(): ImageGenerator {
-  let worker: Worker | undefined
+export function createThreadedStylizer(options: { threads?: number } = {}): ImageGenerator {
+  const size = Math.max(1, options.threads ?? availableParallelism())
+  const threads: Thread[] = []
   let nextId = 0
-  const pending = new Map<number, Pending>()
 
-  function start(): Worker {
-    if (worker) return worker
+  function spawn(): Thread {
     // Compiled (dist/, `npm run build`) the thread is plain JavaScript; from source it needs
     // the TypeScript loader, which worker threads do not inherit.
     const compiled = import.meta.url.endsWith('.js')
-    const created = new Worker(new URL(compiled ? './stylizer-thread.js' : './stylizer-thread-entry.mjs', import.meta.url))
-    created.on('message', (message: { id: number; result?: any; error?: string }) => {
-      const waiter = pending.get(message.id)
+    const worker = new Worker(new URL(compiled ? './stylizer-thread.js' : './stylizer-thread-entry.mjs', import.meta.url))
+    const thread: Thread = { worker, pending: new Map() }
+    worker.on('message', (message: { id: number; result?: any; error?: string }) => {
+      const waiter = thread.pending.get(message.id)
       if (!waiter) return
-      pending.delete(message.id)
+      thread.pending.delete(message.id)
+      if (thread.pending.size === 0) worker.unref()
       if (message.error !== undefined) {
         waiter.reject(new AppError('UPSTREAM_FAILED', 'The local stylizer failed.', { cause: new Error(message.error), retryable: true }))
       } else {
@@ -30,36 +37,40 @@ export function createThreadedStylizer(): ImageGenerator {
       }
     })
     const failAll = (error: unknown) => {
-      for (const waiter of pending.values()) waiter.reject(new AppError('UPSTREAM_FAILED', 'The local stylizer stopped.', { cause: error, retryable: true }))
-      pending.clear()
-      worker = undefined
+      for (const waiter of thread.pending.values()) waiter.reject(new AppError('UPSTREAM_FAILED', 'The local stylizer stopped.', { cause: error, retryable: true }))
+      thread.pending.clear()
+      const at = threads.indexOf(thread)
+      if (at >= 0) threads.splice(at, 1)
     }
-    created.on('error', failAll)
-    created.on('exit', (code) => failAll(new Error(`stylizer thread exited with ${code}`)))
+    worker.on('error', failAll)
+    worker.on('exit', (code) => failAll(new Error(`stylizer thread exited with ${code}`)))
     // An idle stylizer must not keep the process alive.
-    created.unref()
-    worker = created
-    return created
+    worker.unref()
+    threads.push(thread)
+    return thread
+  }
+
+  function pick(): Thread {
+    const idlest = threads.reduce<Thread | undefined>((best, t) => (!best || t.pending.size < best.pending.size ? t : best), undefined)
+    if (idlest && (idlest.pending.size === 0 || threads.length >= size)) return idlest
+    return spawn()
   }
 
   return {
     name: 'local-stylizer',
     generate(input) {
       const id = nextId++
-      const thread = start()
-      thread.ref()
-      return new Promise<Awaited<ReturnType<ImageGenerator['generate']>>>((resolve, reject) => {
-        pending.set(id, { resolve, reject })
+      const thread = pick()
+      thread.worker.ref()
+      return new Promise<Result>((resolve, reject) => {
+        thread.pending.set(id, { resolve, reject })
         const image = input.image.slice()
-        thread.postMessage({ id, image, mimeType: input.mimeType, seed: input.seed }, [image.buffer])
-      }).finally(() => {
-        if (pending.size === 0) worker?.unref()
+        thread.worker.postMessage({ id, image, mimeType: input.mimeType, seed: input.seed }, [image.buffer])
       })
     },
     async close() {
-      const current = worker
-      worker = undefined
-      await current?.terminate()
+      const running = threads.splice(0)
+      await Promise.all(running.map((t) => t.worker.terminate()))
     },
   }
 }
