@@ -56,6 +56,9 @@ export const getIdentity = defineOperation({
     tier: z.object({ level: z.number().int(), name: z.string(), nextAt: z.number().int().nullable() }),
   }),
   errors: ['NOT_FOUND', 'UPSTREAM_FAILED'],
+  // One question whatever the spelling: an address in any case; a name with or without .mega
+  // (names are resolved as written: the registry may hold labels that differ only in case).
+  canonicalInput: ({ addressOrName }) => ({ addressOrName: isAddress(addressOrName, { strict: false }) ? addressOrName.toLowerCase() : addressOrName.replace(/\.mega$/, '') }),
   cacheSeconds: 10,
   staleSeconds: 20,
   dependsOn: ['token', 'portraits', 'profiles'],
