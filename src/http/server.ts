@@ -229,7 +229,7 @@ function mountOperation(app: FastifyInstance, ctx: Context, serving: OperationSe
     // Not async: a cached read is answered in the same tick, without a promise (the common
     // case of a hot read); whatever must be awaited returns a promise.
     handler: (request: FastifyRequest, reply: FastifyReply) => {
-      const raw = { ...(op.method === 'GET' ? (request.query as object) : ((request.body as object) ?? {})), ...(request.params as object) }
+      const raw = () => ({ ...(op.method === 'GET' ? (request.query as object) : ((request.body as object) ?? {})), ...(request.params as object) })
       const parsed = serving.parse(raw, op.method === 'GET' ? request.url : undefined)
       const caller: Caller = {
         transport: 'http',

@@ -49,10 +49,11 @@ export type OperationServing = {
    */
   admit(caller: Pick<Caller, 'address'>): Promise<LimitState> | undefined
   /**
-   * Parses raw input (path + query or body, a tool's arguments). `memo` (a GET's URL) keeps
-   * the parse for the next identical request, within a bounded budget.
+   * Parses raw input (path + query or body, a tool's arguments; or a function that gathers it,
+   * called only when the memo does not hold the answer). `memo` (a GET's URL) keeps the parse
+   * for the next identical request, within a bounded budget.
    */
-  parse(raw: unknown, memo?: string): Parsed
+  parse(raw: unknown | (() => unknown), memo?: string): Parsed
   /** Characters of URLs the parse memo holds now (bounded by MEMO_CHARS). */
   memoChars(): number
   /**
@@ -144,7 +145,7 @@ function serveOperation(ctx: Context, op: AnyOperation, limits: Limits): Operati
     parse(raw, url) {
       const known = url === undefined ? undefined : memo.get(url)
       if (known) return known
-      const input = parseOperationInput(op, raw)
+      const input = parseOperationInput(op, typeof raw === 'function' ? raw() : raw)
       const parsed = { input, key: op.cacheSeconds ? cacheKey(op, input) : '' }
       if (url !== undefined && url.length <= MEMO_URL_MAX) {
         if (memoChars + url.length > MEMO_CHARS) {
