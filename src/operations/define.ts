@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { ErrorCode } from '../errors/codes.ts'
 import type { Context } from '../context.ts'
 import type { Topic } from '../cache/freshness.ts'
-import type { ToolGroupName } from './mcp-tools.ts'
+import type { ToolGroupName } from './tool-groups.ts'
 
 export type HttpMethod = 'GET' | 'POST'
 
