@@ -1,7 +1,7 @@
 /**
  * The catalogue of every public error code: its HTTP status and what it means.
- * Every code an operation can raise is listed here, and the README documents each one
- * (a test keeps the two in step).
+ * Every code an operation can raise is listed here, and docs/agents/errors.md documents each
+ * one (its table is generated from this list; a test keeps the two in step).
  */
 export const errorCodes = {
   INVALID_INPUT: { status: 400, meaning: 'A parameter or body field is missing or malformed.' },
