@@ -1,6 +1,6 @@
 /**
  * The layers of src/, bottom to top. A module may import its own layer and the layers below it,
- * never one above. Checked in `npm test` by test/architecture/layers.test.ts (README: Architecture).
+ * never one above. Checked in `npm test` by test/architecture/layers.test.ts (docs/contributors/architecture.md).
  * Each entry is a regular expression on the path of a module from the repository root.
  */
 const LAYERS = [

@@ -3,7 +3,7 @@ pragma solidity ^0.8.24;
 
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 
-/// Protocol pause (chain-facts §2.16, made non-upgradeable; the owner plays ADMIN_ROLE):
+/// Protocol pause (docs/contributors/contracts.md, Circuit breaker, made non-upgradeable; the owner plays ADMIN_ROLE):
 /// 5 guardians; 3 yes votes pause, 4 yes votes unpause; anyone may auto-unpause 7 days after
 /// the pause; the owner may unpause at once. On the devnet the pair, both staking venues
 /// (stake) and governance (execute) refuse with "Protocol paused" while paused.

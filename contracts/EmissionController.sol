@@ -5,7 +5,7 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 
-/// Emission schedule and split (chain-facts §2.17, made non-upgradeable; the owner plays
+/// Emission schedule and split (docs/contributors/contracts.md, Emission controller, made non-upgradeable; the owner plays
 /// GOVERNANCE_ROLE). Weekly emission = BASE × (225 − week)² / 225²; split in bps between the
 /// mogger venue (staking), the jester venue (LP) and the treasury (which takes the rounding
 /// remainder). The devnet MEGAGOONER has no minter, so `distributeEmissions` pays from this

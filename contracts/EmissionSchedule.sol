@@ -4,7 +4,7 @@ pragma solidity ^0.8.24;
 import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
 
 /// The 225-week quadratic schedule and the NFT boost tiers shared by both staking venues
-/// (chain-facts §2 "common constants", §2.10, §2.13).
+/// (docs/contributors/contracts.md: Common constants, Staking venues).
 library EmissionSchedule {
     uint256 internal constant TOTAL_WEEKS = 225;
     uint256 internal constant WEEK_DURATION = 1 weeks;

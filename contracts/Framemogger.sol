@@ -9,7 +9,7 @@ interface IBurnableERC20 {
     function burnFrom(address account, uint256 amount) external;
 }
 
-/// Weekly burner ranking (chain-facts §2.8): NFT holders send MEGACHAD to the fund and burn
+/// Weekly burner ranking (docs/contributors/contracts.md, Ranking): NFT holders send MEGACHAD to the fund and burn
 /// MEGAGOONER at 4 : 1; the top 3 of the current or previous week may propose in governance.
 contract Framemogger {
     using SafeERC20 for IERC20;

@@ -8,7 +8,7 @@ import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 import {EmissionSchedule, IPausable} from "./EmissionSchedule.sol";
 
-/// "Jester" venue (chain-facts §2.13): MasterChef-style LP staking; pools share one MG budget
+/// "Jester" venue (docs/contributors/contracts.md, Staking venues): MasterChef-style LP staking; pools share one MG budget
 /// by allocation points, each with its own accumulator over effective stake (NFT boost).
 /// Devnet additions: `rewardRate(pid)`/`periodFinish()` views and a circuit-breaker check on stake.
 contract JesterGoonerV3 is Ownable, ReentrancyGuard {

@@ -14,7 +14,7 @@ interface IVetoCouncilView {
     function isVetoed(uint256 proposalId) external view returns (bool);
 }
 
-/// Governance with the testnet-deployed shape (chain-facts §2.14 (b)): constant phases of the
+/// Governance with the testnet-deployed shape (docs/contributors/contracts.md, Governance): constant phases of the
 /// spec (1 day delay, 3 days voting, 2 days timelock, 7 days grace), proposals only by the
 /// ranking's top 3 of the current or previous week, votes weighted by the current MEGAGOONER
 /// balance, quorum 4 % of the MEGAGOONER supply (for + against + abstain), for > against.

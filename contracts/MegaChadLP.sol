@@ -12,7 +12,7 @@ interface ICircuitBreakerView {
 }
 
 /// Devnet MC/MG constant-product pair, also its own LP token, with the recorded tokenA/tokenB
-/// layout (chain-facts §2.7) and a 0.3 % fee. One departure, the one the spec describes: `swap`
+/// layout (docs/contributors/contracts.md, Pair) and a 0.3 % fee. One departure, the one the spec describes: `swap`
 /// credits the input already transferred to the pair (balance minus reserve), Uniswap-V2 style,
 /// instead of pulling it with transferFrom as the recorded MegaChadLP does. `INPUT_STYLE()`
 /// tells builders which style the pair uses (the recorded pair has no such getter: "pull").

@@ -8,7 +8,7 @@ import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 import {EmissionSchedule, IPausable} from "./EmissionSchedule.sol";
 
-/// "Mogger" venue (chain-facts §2.10): stake MEGACHAD, earn MEGAGOONER under the 225-week
+/// "Mogger" venue (docs/contributors/contracts.md, Staking venues): stake MEGACHAD, earn MEGAGOONER under the 225-week
 /// quadratic schedule, split pro rata by effective stake = staked × NFT boost / 10000.
 /// Devnet additions: `rewardRate()`/`periodFinish()` views and a circuit-breaker check on stake.
 contract MoggerStakingV2 is Ownable, ReentrancyGuard {

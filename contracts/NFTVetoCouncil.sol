@@ -8,7 +8,7 @@ interface IGovernanceState {
     function state(uint256 proposalId) external view returns (uint8);
 }
 
-/// The 20 largest NFT holders may veto a Queued proposal (chain-facts §2.15): a member opens a
+/// The 20 largest NFT holders may veto a Queued proposal (docs/contributors/contracts.md, Veto council): a member opens a
 /// 2-day window, 11 yes votes veto it. Our devnet governance reads `isVetoed` in `state`.
 contract NFTVetoCouncil is Ownable {
     uint256 public constant COUNCIL_SIZE = 20;

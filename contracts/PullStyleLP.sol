@@ -8,7 +8,7 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 
 /// Test fixture, not deployed by the devnet: a pair that takes its swap input the way the
-/// recorded MegaChadLP does (chain-facts §2.7), pulling it with transferFrom and ignoring tokens
+/// recorded MegaChadLP does (docs/contributors/contracts.md, Pair), pulling it with transferFrom and ignoring tokens
 /// transferred to it beforehand. It has no `INPUT_STYLE()`, so readers take it as 'pull'.
 contract PullStyleLP is ERC20, ReentrancyGuard {
     using SafeERC20 for IERC20;

@@ -2,7 +2,7 @@
  * pm2 process file for one host without containers: `npm run build`, then
  *   pm2 start deploy/ecosystem.config.cjs
  * Environment (DATABASE_URL, REDIS_URL, RPC_URL, CONTRACTS_FILE, keys, providers) comes from
- * the shell or an env file loaded before; see README "Production layout". Every process gets
+ * the shell or an env file loaded before; see docs/operators/production.md. Every process gets
  * the environment of the `pm2 start` command.
  * api processes listen on PORT_BASE, PORT_BASE+1, … (increment_var) behind a reverse proxy,
  * workers from PORT_BASE+100 and the indexer on PORT_BASE+200 (health checks only); fork

@@ -1,6 +1,6 @@
 import { privateKeyToAccount } from 'viem/accounts'
 
-/** The public test mnemonic (DESIGN.md): these keys are known to everyone, devnet only. */
+/** The public test mnemonic (docs/agents/devnet.md, Devnet accounts): these keys are known to everyone, devnet only. */
 export const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk'
 export const DEVNET_BALANCE_WEI = 10_000n * 10n ** 18n
 
@@ -39,7 +39,7 @@ export function devnetAccount(index: number) {
 
 export const devnetAccounts = () => DEVNET_PRIVATE_KEYS.map((_, i) => devnetAccount(i))
 
-/** Roles of the accounts table of DESIGN.md. */
+/** Roles of the accounts table (docs/agents/devnet.md, Devnet accounts). */
 export const roles = {
   deployer: 0,
   relayer: 1,

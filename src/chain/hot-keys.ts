@@ -4,7 +4,7 @@ import type { Config } from '../config/load.ts'
 import { ConfigError } from '../config/load.ts'
 import { devnetAccount, roles } from './devnet-accounts.ts'
 
-/** Which devnet account (DESIGN.md) stands in for each hot key; never used on a real chain. */
+/** Which devnet account (docs/agents/devnet.md, Devnet accounts) stands in for each hot key; never used on a real chain. */
 const DEVNET_ROLES = { minter: roles.deployer, relayer: roles.relayer, facilitator: roles.facilitator } as const
 
 export type HotKeys = { minter: LocalAccount; relayer: LocalAccount; facilitator: LocalAccount }

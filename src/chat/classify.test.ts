@@ -32,7 +32,7 @@ describe('classifier corpus', () => {
     assert.ok(correct / total >= 0.97, misses.join('\n'))
   })
 
-  // Honest figures are the first measurement of each set (README): 140/144, 100/108, 69/72. General
+  // Honest figures are the first measurement of each set (docs/agents/chat-engine.md): 140/144, 100/108, 69/72. General
   // fixes made after a measurement lift these; the floor guards against regressions.
   for (const [name, set] of [['held-out 1', HELD_OUT], ['held-out 2', HELD_OUT_2], ['held-out 3', HELD_OUT_3]] as const) {
     test(`${name} phrasings (never tuned on as sentences): at least 90 % right`, (t) => {

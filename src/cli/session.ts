@@ -84,7 +84,7 @@ export function createSession(opts: GlobalOptions): Session {
   let chainInfo: Promise<ChainInfo> | undefined
   let wallet: Promise<Wallet & { source: string }> | undefined
   // The chain as the service advertises it: whether it is a local devnet is decided from this
-  // RPC (README: --account), whatever --rpc the transactions are sent through.
+  // RPC (docs/agents/cli.md: --account), whatever --rpc the transactions are sent through.
   const chain = () => (chainInfo ??= api.get('/api/agent').then(({ body }) => ({ name: body.chain.name, chainId: body.chain.chainId, rpc: body.chain.rpc })))
   return {
     api,

@@ -6,7 +6,7 @@
 import { createPublicClient, createWalletClient, decodeErrorResult, defineChain, formatUnits, http, parseAbi, type Hex, type LocalAccount } from 'viem'
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 
-/** The devnet's well-known mnemonic (README: Devnet accounts); never valid on a real chain. */
+/** The devnet's well-known mnemonic (docs/agents/devnet.md, Devnet accounts); never valid on a real chain. */
 export const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk'
 /** Devnet account 5: an agent with ETH and 1,000 USDm and no service tokens, the full flow. */
 export const DEFAULT_DEVNET_ACCOUNT = 5

@@ -43,13 +43,14 @@ const trustProxy = z
 
 /**
  * Every environment variable the service reads, with the embedded-mode default. Unset
- * optional variables select the embedded implementation of their row in DESIGN.md.
- * The README's configuration table is generated from the `describe` texts (a test checks).
+ * optional variables select the embedded implementation (docs/contributors/design.md, "Two modes,
+ * one code path"). docs/operators/configuration.md's table is generated from the `describe` texts
+ * (a test checks).
  * Rules spanning several variables (a provider and its key, a real chain and its keys) are
  * checked by the refinement at the end, so loadConfig rejects them naming the variable.
  * RPC_URL without CONTRACTS_FILE is only valid against the embedded devnet; that needs the
  * network, so `npm start` checks it before building the app (exit 78 naming CONTRACTS_FILE).
- * No variable was added or renamed by these rules (README table unchanged).
+ * No variable was added or renamed by these rules (the generated table is unchanged).
  */
 export const envSchema = z.object({
   HOST: z.string().default('127.0.0.1').describe('Interface the HTTP service binds to.'),
@@ -170,7 +171,7 @@ export const envSchema = z.object({
     .describe('Host names (comma-separated) that writes, MCP and /metrics answer for besides localhost, 127.0.0.1, [::1], HOST and the host of PUBLIC_BASE_URL; others get 403 FORBIDDEN_HOST (DNS-rebinding protection). * answers for any host.'),
   METRICS_TOKEN: secretString
     .optional()
-    .describe('Bearer token /metrics requires (Authorization: Bearer ...). Unset: /metrics is open (keep it on a private network).'),
+    .describe('Bearer token /metrics requires (Authorization: Bearer ...). Unset: /metrics answers clients on loopback or a private network only (401 for others).'),
   READY_MAX_INDEXER_LAG: nonNegativeInt
     .default(100)
     .describe('Largest indexer lag, in blocks behind the head, at which /readyz still answers 200.'),
@@ -182,7 +183,7 @@ export const envSchema = z.object({
     .describe('Writes per wallet (burnerAddress, burner, wallet or address of the request) per minute; 0 turns the limit off.'),
   RATE_LIMIT_EXPENSIVE_PER_MINUTE: nonNegativeInt
     .default(600)
-    .describe('Expensive reads (uncached per-wallet chain reads, quotes, chat, MCP) per client IP per minute; 0 turns the limit off.'),
+    .describe('Expensive reads (uncached per-wallet chain reads, quotes, builders, chat; an MCP tool call counts as its operation) per client IP per minute; 0 turns the limit off.'),
   RATE_LIMIT_WALLET_EXPENSIVE_PER_MINUTE: nonNegativeInt
     .default(240)
     .describe('Expensive reads per wallet per minute; 0 turns the limit off.'),

@@ -1,6 +1,6 @@
 /**
  * Accounts of the DeFi seed: indices 10…28 of the public test mnemonic (the accounts table of
- * DESIGN.md keeps 0…9). The seed sends from them by impersonation, so the addresses are written
+ * docs/agents/devnet.md keeps 0…9). The seed sends from them by impersonation, so the addresses are written
  * here rather than derived at every boot (one derivation costs about 30 ms); tests that sign for
  * them derive the keys from the mnemonic, and a test checks the two agree.
  */

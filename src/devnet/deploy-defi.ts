@@ -6,7 +6,7 @@ const E18 = 10n ** 18n
 const DAY = 86_400
 /** How far back the chain starts: the seed replays 30 days of DeFi history, then catches up with the wall clock. */
 export const DEFI_HISTORY_SECONDS = 30 * DAY
-/** Staking budgets of the mainnet deploy script (chain-facts §2.20); the emission controller gets 2,000,000 MG. */
+/** Staking budgets of the mainnet deploy script (docs/contributors/contracts.md, Staking venues); the emission controller gets 2,000,000 MG. */
 const MOGGER_BUDGET = 8_000_000n * E18
 const JESTER_BUDGET = 12_000_000n * E18
 const EMISSION_FUND = 2_000_000n * E18

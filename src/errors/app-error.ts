@@ -29,7 +29,7 @@ export class AppError extends Error {
     this.retryable = options.retryable ?? false
   }
 
-  /** The public body of DESIGN.md. */
+  /** The public error body, `{ error: { code, message, details? } }` (docs/agents/errors.md). */
   toBody(): { error: { code: ErrorCode; message: string; details?: Record<string, unknown> } } {
     return {
       error: {

@@ -1,11 +1,11 @@
 /**
  * The catalogue of every public error code: its HTTP status and what it means.
- * Every code an operation can raise is listed here, and the README documents each one
- * (a test keeps the two in step).
+ * Every code an operation can raise is listed here, and docs/agents/errors.md documents each
+ * one (its table is generated from this list; a test keeps the two in step).
  */
 export const errorCodes = {
   INVALID_INPUT: { status: 400, meaning: 'A parameter or body field is missing or malformed.' },
-  INVALID_ADDRESS: { status: 400, meaning: 'An address is not 0x followed by 40 hex digits.' },
+  INVALID_ADDRESS: { status: 400, meaning: 'An address is not 0x followed by 40 hex digits, or is the zero address where a wallet is expected.' },
   INVALID_AMOUNT: { status: 400, meaning: 'An amount is not a positive decimal ETH value or wei integer.' },
   INVALID_IMAGE: { status: 400, meaning: 'The portrait is not a decodable JPEG, PNG or WebP within the limits.' },
   INVALID_PAYMENT: { status: 400, meaning: 'A payment is present but malformed.' },

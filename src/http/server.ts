@@ -37,7 +37,7 @@ const SECURITY_HEADERS = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
 }
 
-/** Headers a browser may send and read (CORS); README: Abuse resistance. */
+/** Headers a browser may send and read (CORS; docs/operators/abuse-resistance.md). */
 const ALLOWED_HEADERS = ['Content-Type', 'X-PAYMENT', 'PAYMENT-SIGNATURE', 'Access-Control-Expose-Headers', 'Last-Event-ID', 'If-None-Match', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'X-Min-Block']
 const EXPOSED_HEADERS = ['X-PAYMENT-RESPONSE', 'PAYMENT-RESPONSE', 'PAYMENT-REQUIRED', 'X-Payment-Required', 'X-402-Version', 'ETag', 'X-Request-Id', 'X-Block-Number', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining']
 

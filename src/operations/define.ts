@@ -7,7 +7,7 @@ import type { ToolGroupName } from './tool-groups.ts'
 export type HttpMethod = 'GET' | 'POST'
 
 /**
- * How an operation is rate limited (README: Abuse resistance): `write` (acts on chain or
+ * How an operation is rate limited (docs/operators/abuse-resistance.md): `write` (acts on chain or
  * stores), `expensive` (an uncached per-wallet chain read, a quote, chat), `read` (a cached
  * public read). Limits apply per client IP and per wallet named in the input.
  */

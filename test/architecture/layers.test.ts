@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import { cruise, type ICruiseOptions, type IReporterOutput } from 'dependency-cruiser'
 
-/** The layer rules of src/ (README: Architecture) hold: no import cycle, no import upward. */
+/** The layer rules of src/ (docs/contributors/architecture.md) hold: no import cycle, no import upward. */
 test('src/ keeps its layers: no import cycle, no import from a lower layer up to a higher one', async () => {
   const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') as {
     forbidden: NonNullable<ICruiseOptions['ruleSet']>['forbidden']

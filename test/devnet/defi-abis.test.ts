@@ -31,7 +31,7 @@ test('every function and event of the service ABIs exists on the devnet contract
   }
 })
 
-test('selectors and topics recorded in chain-facts §2 match the devnet contracts', () => {
+test('selectors and topics recorded in docs/contributors/contracts.md match the devnet contracts', () => {
   const recorded: [Abi, string, string][] = [
     [pairAbi, 'swap', '0x6d9a640a'], [pairAbi, 'addLiquidity', '0x87b21efc'], [pairAbi, 'getReserves', '0x0902f1ac'],
     [moggerStakingAbi, 'getGlobalStats', '0x6b4169c3'], [moggerStakingAbi, 'getStakerInfo', '0x733bdef0'], [moggerStakingAbi, 'claimRewards', '0x372500ab'],

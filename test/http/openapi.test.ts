@@ -70,7 +70,8 @@ function byName(headers: Record<string, unknown> | undefined): Record<string, { 
 
 test('the MCP endpoint is documented: JSON-RPC 2.0 over POST, protocol and session headers, GET/DELETE 405', async () => {
   // Expectations from the spec ("MCP server at /api/mcp (32 tools)") and the MCP Streamable
-  // HTTP transport (standards.md §4.2, §4.4: stateless, GET and DELETE answer 405).
+  // HTTP transport: a server without a server-to-client stream answers GET with 405, and a
+  // stateless one (no sessions) DELETE too.
   const { body } = await getJson(`${fixture.app.url}/.well-known/openapi.json`)
   const item = body.paths['/api/mcp']
   assert.ok(item?.post, 'POST /api/mcp is documented')
@@ -94,7 +95,7 @@ test('the MCP endpoint is documented: JSON-RPC 2.0 over POST, protocol and sessi
   assert.ok(item.post.responses[String(notJson.status)], `POST /api/mcp answered ${notJson.status}, which is documented`)
 })
 
-test('x402 v1 and v2 headers of the paid looksmaxx are documented (standards.md §1)', async () => {
+test('x402 v1 and v2 headers of the paid looksmaxx are documented (v1 X-PAYMENT / X-PAYMENT-RESPONSE, v2 PAYMENT-SIGNATURE / PAYMENT-REQUIRED / PAYMENT-RESPONSE)', async () => {
   const { body } = await getJson(`${fixture.app.url}/.well-known/openapi.json`)
   const post = body.paths['/api/x402/looksmaxx'].post
   const requestHeaders = Object.fromEntries(
@@ -158,7 +159,7 @@ test('every route of the registry answers at its documented path, without a serv
     if (response.status >= 500) failures.push(label)
     if (response.status === 404 && text.includes('No route')) failures.push(`not mounted: ${label}`)
     if (response.status >= 400 && response.status !== 402) {
-      // Every error answers with the JSON error body of DESIGN.md (402 carries the x402 body).
+      // Every error answers with the JSON error body { error: { code, message } } (402 carries the x402 body).
       const body = JSON.parse(text) as { error?: { code?: string; message?: string } }
       assert.match(body.error?.code ?? '', /^[A-Z][A-Z0-9_]*$/, label)
       assert.equal(typeof body.error?.message, 'string', label)

@@ -26,7 +26,7 @@ before(async () => {
   app = await buildApp(devnet, { rpcUrl: () => proxy.url, env: { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50', LOOKSMAXX_WAIT_SECONDS: '30' } })
   image = await portraitBase64()
   requirements = (await app.get('/api/x402/looksmaxx')).body.accepts[0]
-  // Accounts 4-9 hold USDm and have approved the forwarder (README: Devnet accounts).
+  // Accounts 4-9 hold USDm and have approved the forwarder (docs/agents/devnet.md, Devnet accounts).
   agent = await createAgent(app.url, devnet.url, 8)
   await agent.buyTokens('3')
 })

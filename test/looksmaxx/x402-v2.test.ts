@@ -16,7 +16,7 @@ const fixture = useDevnetApp()
 const here = path.dirname(fileURLToPath(import.meta.url))
 const E18 = 10n ** 18n
 
-/** The x402 v2 client of the README: the default EVM scheme, the USDm forwarder allowed. */
+/** The x402 v2 client of docs/agents/looksmaxx.md: the default EVM scheme, the USDm forwarder allowed. */
 function payingClient(agent: Agent) {
   const client = new x402Client()
   registerExactEvmScheme(client, { signer: agent.account })
@@ -71,17 +71,17 @@ test('the 402 speaks v1 in the body and v2 in PAYMENT-REQUIRED, with the payment
   assert.deepEqual(required.extensions?.['payment-identifier'], declarePaymentIdentifierExtension())
 })
 
-test('@x402/fetch pays a looksmaxx exactly as the README shows it (v2)', async () => {
-  const readme = await readFile(path.join(here, '../../README.md'), 'utf8')
-  const snippet = /<!-- x402-client-snippet:start -->\n```ts\n([\s\S]*?)```\n<!-- x402-client-snippet:end -->/.exec(readme)?.[1]
-  assert.ok(snippet, 'README.md has the x402 client snippet')
+test('@x402/fetch pays a looksmaxx through the forwarder exactly as docs/agents/looksmaxx.md shows it (v2)', async () => {
+  const page = await readFile(path.join(here, '../../docs/agents/looksmaxx.md'), 'utf8')
+  const snippet = /<!-- x402-client-snippet:start -->\n```ts\n([\s\S]*?)```\n<!-- x402-client-snippet:end -->/.exec(page)?.[1]
+  assert.ok(snippet, 'docs/agents/looksmaxx.md has the x402 client snippet')
   const agent = await readyAgent(5)
   const { burnTxHash, devTxHash, image } = await looksmaxxBody(agent)
   const usdm = await agent.usdmBalance()
   const privateKey = agent.privateKey
   // The snippet as written, with its inputs declared before it; a module beside this test so
   // that it resolves the same packages.
-  const file = path.join(here, `.readme-x402-snippet-${process.pid}.ts`)
+  const file = path.join(here, `.docs-x402-snippet-${process.pid}.ts`)
   const inputs = `const SERVICE_URL = ${JSON.stringify(fixture.app.url)}\nconst PRIVATE_KEY = ${JSON.stringify(privateKey)}\nconst burnTxHash = ${JSON.stringify(burnTxHash)}\nconst devTxHash = ${JSON.stringify(devTxHash)}\nconst image = ${JSON.stringify(image)}\n`
   await writeFile(file, `${inputs}${snippet}\nexport { response, result, settlement }\n`)
   let ran: { response: Response; result: any; settlement: any }

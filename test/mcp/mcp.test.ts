@@ -9,7 +9,7 @@ import { useApp } from '../support/harness.ts'
 /**
  * The MCP server as an agent meets it, with the official client. The expectations come from the
  * spec ("MCP server at /api/mcp (32 tools)"; the agent index's mcp.toolCount is 32) and from the
- * reference server's 20 tools (chain-facts §7, listed below by the HTTP route each proxies), not
+ * reference server's 20 tools (docs/contributors/contracts.md, The reference's MCP server, listed below by the HTTP route each proxies), not
  * from the registry: every one of those capabilities must be reachable and give the HTTP data.
  */
 const SPEC_TOOL_COUNT = 32

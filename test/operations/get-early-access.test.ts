@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { useDevnetApp } from '../support/devnet-app.ts'
 import { getEarlyAccessInfo } from '../../src/operations/early-access/get-early-access.ts'
 
-// The example of README "Adding an operation": one read, tested through the app (as a user
+// The example of docs/contributors/adding-an-operation.md: one read, tested through the app (as a user
 // calls it) and through its handler given exactly the ports it declares.
 const fixture = useDevnetApp()
 

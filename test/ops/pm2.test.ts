@@ -15,7 +15,7 @@ import { sharedBackends } from '../scale/processes.ts'
 import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis } from '../support/env.ts'
 
 /**
- * The production layout of one host without containers, as the README tells an operator to run
+ * The production layout of one host without containers, as docs/operators/production.md tells an operator to run
  * it: `pm2 start deploy/ecosystem.config.cjs` on the compiled build, against PostgreSQL, Redis
  * and a chain. Two api processes, a worker and the indexer; a plain burn seen by the indexer
  * process reaches a stream client of the second api process through Redis. Runs in the

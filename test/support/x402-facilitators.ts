@@ -32,7 +32,7 @@ export type FakeFacilitator = {
  *   {success, errorReason?, payer, transaction, network}), GET /supported the kinds; a body
  *   that is not JSON or lacks the fields is 400 {error}, an exception 500 {error}, a wrong
  *   key 401 {error};
- * - `settle-only`: the facilitator the reference uses on MegaETH (chain-facts §3.3): only
+ * - `settle-only`: the facilitator the reference uses on MegaETH (docs/contributors/contracts.md, The facilitator the reference uses): only
  *   POST {prefix}/settle with `Authorization: Bearer <key>` and {paymentPayload,
  *   paymentRequirements}; success is 200 {success: true, transaction, network, payer}, a
  *   refusal 400 {success: false, errorReason, transaction: "", network, payer}, a wrong or

@@ -1,4 +1,4 @@
-/** A `burn` event of GET /api/events (README: Events). */
+/** A `burn` event of GET /api/events (docs/agents/read-side.md, Events). */
 export type BurnEvent = {
   txHash: string
   burner: string

@@ -1,6 +1,5 @@
 /**
- * What the early-access page signs and sends: the wallet's EIP-712 registration (README: Agent
- * economy) filled from the form, and the same call written out for people without a wallet in
+ * What the early-access page signs and sends: the wallet's EIP-712 registration (docs/agents/economy.md) filled from the form, and the same call written out for people without a wallet in
  * the browser. Pure, so it is tested against the service's own signature check.
  */
 

@@ -1,6 +1,6 @@
 import { parseAbi } from 'viem'
 
-/** CircuitBreaker (chain-facts §2.16): 5 guardians, 3 votes pause, 4 unpause, auto-unpause after 7 days. */
+/** CircuitBreaker (docs/contributors/contracts.md, Circuit breaker): 5 guardians, 3 votes pause, 4 unpause, auto-unpause after 7 days. */
 export const circuitBreakerAbi = parseAbi([
   'function votePause(bool support)',
   'function voteUnpause(bool support)',

@@ -1,6 +1,6 @@
 import { parseAbi } from 'viem'
 
-/** EmissionController (chain-facts §2.17): 225 weeks of quadratic decay, split mogger/jester/treasury in bps. */
+/** EmissionController (docs/contributors/contracts.md, Emission controller): 225 weeks of quadratic decay, split mogger/jester/treasury in bps. */
 export const emissionControllerAbi = parseAbi([
   'function distributeEmissions()',
   'function getCurrentWeek() view returns (uint256)',

@@ -1,7 +1,7 @@
 import { parseAbi } from 'viem'
 
 /**
- * Jestermogger governance, the testnet-deployed shape (chain-facts §2.14 (b)), which the
+ * Jestermogger governance, the testnet-deployed shape (docs/contributors/contracts.md, Governance), which the
  * devnet contract implements. `state` follows `proposalStates`.
  */
 export const governanceAbi = parseAbi([
@@ -31,7 +31,7 @@ export const governanceAbi = parseAbi([
   'event ProposalVetoed(uint256 indexed proposalId)',
 ])
 
-/** The recorded state enum, in order (chain-facts §2.14). */
+/** The recorded state enum, in order (docs/contributors/contracts.md, Governance). */
 export const proposalStates = ['Pending', 'Active', 'Defeated', 'Succeeded', 'Queued', 'Executed', 'Expired', 'Vetoed'] as const
 export type ProposalState = (typeof proposalStates)[number]
 

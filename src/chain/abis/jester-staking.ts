@@ -1,7 +1,7 @@
 import { parseAbi } from 'viem'
 
 /**
- * JesterGoonerV3, the "jester" venue (chain-facts §2.13): LP pools sharing one MEGAGOONER
+ * JesterGoonerV3, the "jester" venue (docs/contributors/contracts.md, Staking venues): LP pools sharing one MEGAGOONER
  * budget by allocation points. `rewardRate(pid)` and `periodFinish()` are devnet-only views.
  */
 export const jesterStakingAbi = parseAbi([

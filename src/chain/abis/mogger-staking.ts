@@ -1,7 +1,7 @@
 import { parseAbi } from 'viem'
 
 /**
- * MoggerStakingV2, the "mogger" venue (chain-facts §2.10): stake MEGACHAD, earn MEGAGOONER.
+ * MoggerStakingV2, the "mogger" venue (docs/contributors/contracts.md, Staking venues): stake MEGACHAD, earn MEGAGOONER.
  * `rewardRate()` and `periodFinish()` exist on the devnet contract only; on the recorded
  * contract they are derived (weekly emission / 604,800 and startTime + 225 weeks).
  */

@@ -1,7 +1,7 @@
 import { parseAbi } from 'viem'
 
 /**
- * MegaChadLP, the MC/MG constant-product pair and its own LP token (chain-facts §2.7):
+ * MegaChadLP, the MC/MG constant-product pair and its own LP token (docs/contributors/contracts.md, Pair):
  * tokenA/tokenB layout, 0.3 % fee, no on-chain minimum output. `INPUT_STYLE()` exists on the
  * devnet pair only (1 = it credits input transferred to it before `swap`); the recorded pair
  * has no such getter and pulls its input with transferFrom.

@@ -1,6 +1,6 @@
 import { parseAbi } from 'viem'
 
-/** Framemogger, the weekly burner ranking (chain-facts §2.8); its top 3 may propose. */
+/** Framemogger, the weekly burner ranking (docs/contributors/contracts.md, Ranking); its top 3 may propose. */
 export const rankingAbi = parseAbi([
   'function sendMegachad(uint256 amount)',
   'function canPropose(address account) view returns (bool)',

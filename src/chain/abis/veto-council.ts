@@ -1,6 +1,6 @@
 import { parseAbi } from 'viem'
 
-/** NFTVetoCouncil (chain-facts §2.15): 20 seats, 11 vetoes, 2-day window per Queued proposal. */
+/** NFTVetoCouncil (docs/contributors/contracts.md, Veto council): 20 seats, 11 vetoes, 2-day window per Queued proposal. */
 export const vetoCouncilAbi = parseAbi([
   'function startVetoVote(uint256 proposalId)',
   'function castVetoVote(uint256 proposalId, bool support)',

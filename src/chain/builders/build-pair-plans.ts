@@ -10,7 +10,7 @@ const FEE_DENOMINATOR = 1000n
 /**
  * How the configured pair takes its input. 'transfer': it credits tokens transferred to it
  * before `swap` (the devnet pair, and the spec's plan). 'pull': it pulls the input with
- * transferFrom (the recorded MegaChadLP, chain-facts §2.7); there a transfer first would be lost.
+ * transferFrom (the recorded MegaChadLP, docs/contributors/contracts.md, Pair); there a transfer first would be lost.
  */
 export type PairInputStyle = 'transfer' | 'pull'
 

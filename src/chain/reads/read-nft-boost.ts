@@ -2,7 +2,7 @@ import { erc721Abi } from 'viem'
 import type { Chain } from '../clients.ts'
 import { rpcFailed } from '../upstream-error.ts'
 
-/** The boost tiers of both venues (chain-facts §2): NFTs held → multiplier in bps. */
+/** The boost tiers of both venues (docs/contributors/contracts.md, Common constants): NFTs held → multiplier in bps. */
 export const NFT_BOOST_TIERS = [
   { minNfts: 1n, multiplierBps: 10_000n },
   { minNfts: 10n, multiplierBps: 10_750n },

@@ -2,7 +2,7 @@ import type { Intent } from '../intents.ts'
 
 /**
  * Held-out phrasings, written before the classifier existed and never used to tune it: the
- * honest generalisation figure in the README comes from these alone.
+ * honest generalisation figure in docs/agents/chat-engine.md comes from these alone.
  */
 export const HELD_OUT: Array<[Intent, string]> = [
   ['looksmaxx', 'turn my face into a chad nft'],

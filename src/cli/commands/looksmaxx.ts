@@ -14,7 +14,7 @@ import { WalletError, tokens } from '../wallet.ts'
 const MAX_IMAGE_BYTES = 4 * 1024 * 1024
 const TOKEN_DECIMALS = 18
 
-/** The type the file's first bytes say it is, as the service checks (README: The image checks). */
+/** The type the file's first bytes say it is, as the service checks (docs/agents/looksmaxx.md, The image checks). */
 export function sniffImageType(bytes: Uint8Array): 'image/jpeg' | 'image/png' | 'image/webp' | undefined {
   const b = Buffer.from(bytes)
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg'

@@ -12,7 +12,7 @@ const targetIn = z
   .string()
   .regex(/^0x[a-fA-F0-9]{40}$/, { error: 'must be 0x followed by 40 hex digits' })
   .meta({ errorCode: 'INVALID_ADDRESS', description: 'Target contract' })
-  // Any case is accepted (DESIGN.md): a mixed-case spelling with a wrong checksum made viem's
+  // Any case is accepted (every address the API takes is matched case-insensitively): a mixed-case spelling with a wrong checksum made viem's
   // encoder throw, a 500 found by test/ops/fuzz.test.ts.
   .transform((value) => getAddress(value.toLowerCase()))
 const weiIn = z

@@ -21,7 +21,7 @@ export const getTerms = defineOperation({
   uses: ['config', 'chain'],
   async handler(ctx) {
     const { chainId, name } = ctx.chain.info
-    // Without a contract registry the service runs against its embedded devnet (README, Configuration).
+    // Without a contract registry the service runs against its embedded devnet (docs/operators/configuration.md).
     const devnet = !ctx.config.CONTRACTS_FILE
     return legalPageAnswer({
         title: 'Terms of use',

@@ -29,8 +29,8 @@ export function buildOpenApi(
         schema,
       }))
 
-    // Reads renewed by events take a block they must be at least as new as (see README,
-    // consistency), and say which block they are exact as of.
+    // Reads renewed by events take a block they must be at least as new as (see
+    // docs/agents/consistency.md), and say which block they are exact as of.
     const fresh = op.method === 'GET' && op.dependsOn
     if (fresh) {
       const block = { type: 'string', pattern: '^\\d{1,20}$' }

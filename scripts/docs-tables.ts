@@ -1,6 +1,7 @@
 /**
- * Regenerates the tables of README.md that derive from code (configuration, endpoints,
- * error codes) between their markers. `npm run docs`; a test fails when they are stale.
+ * Regenerates the tables of docs/ that derive from code (configuration, endpoints, MCP tools,
+ * error codes), each between its markers in the page that lists it. `npm run docs`; a test
+ * fails when one is stale.
  */
 import { readFile, writeFile } from 'node:fs/promises'
 import { envSchema } from '../src/config/schema.ts'
@@ -54,20 +55,30 @@ export function errorTable(): string {
   return ['| status | code | meaning |', '| --- | --- | --- |', ...rows].join('\n')
 }
 
-export const sections: Record<string, () => string> = { config: configTable, endpoints: endpointTable, 'mcp-tools': mcpToolTable, errors: errorTable }
+/** Each generated page and the tables it holds, by marker name. */
+export const pages: Record<string, Record<string, () => string>> = {
+  'docs/operators/configuration.md': { config: configTable },
+  'docs/agents/endpoints.md': { endpoints: endpointTable },
+  'docs/agents/mcp.md': { 'mcp-tools': mcpToolTable },
+  'docs/agents/errors.md': { errors: errorTable },
+}
 
-export function render(readme: string): string {
-  let out = readme
+/** The page with every table of `sections` rebuilt between its markers; a missing marker is an error. */
+export function render(page: string, text: string, sections: Record<string, () => string> = pages[page] ?? {}): string {
+  let out = text
   for (const [name, build] of Object.entries(sections)) {
     const pattern = new RegExp(`(<!-- ${name}:start -->)[\\s\\S]*?(<!-- ${name}:end -->)`)
-    if (!pattern.test(out)) throw new Error(`README.md has no <!-- ${name}:start --> marker`)
+    if (!pattern.test(out)) throw new Error(`${page} has no <!-- ${name}:start --> marker`)
     out = out.replace(pattern, (_m, start: string, end: string) => `${start}\n${build()}\n${end}`)
   }
   return out
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const readme = await readFile('README.md', 'utf8')
-  await writeFile('README.md', render(readme))
-  console.log('README.md tables regenerated')
+  for (const page of Object.keys(pages)) {
+    const text = await readFile(page, 'utf8')
+    const rendered = render(page, text)
+    if (rendered !== text) await writeFile(page, rendered)
+    console.log(`${page}: ${rendered === text ? 'up to date' : 'tables regenerated'}`)
+  }
 }
