@@ -8,8 +8,9 @@ import { toAppError } from '../operations/runtime/errors.ts'
 import { jsonSchemaOf } from '../operations/json-schema.ts'
 import { ethAmountOf, extractEntities, type Entities } from './extract.ts'
 import { classify, type Classification } from './classify.ts'
-import { INTENT_TABLE, fmt, type Call, type Intent, type IntentInput, type Missing } from './intents.ts'
+import { INTENT_TABLE, fmt, ownWallet, type Call, type Intent, type IntentInput, type Missing } from './intents.ts'
 import type { LlmRefiner } from './llm.ts'
+import { noRecipientHint, recipientWords, resolveRecipient, type Recipient } from './recipient.ts'
 
 /** A suggested next call: a valid call of this API (method + path exist, body parses). */
 export type ChatAction = {
@@ -38,6 +39,12 @@ export type ChatResult = {
   operationId: string | null
   /** Set when the operation refused or failed: its public error code and message. */
   error: { code: string; message: string } | null
+  /**
+   * Who receives what this answer's transactions move (tokens bought, LP tokens, the NFT), when
+   * it carries or suggests such a transaction: the request's `wallet` (source "wallet") or an
+   * explicit "to 0x…" of the message (source "message"); null otherwise. The answer says it too.
+   */
+  recipient: Recipient | null
 }
 
 export type ChatRequest = { message: string; wallet?: Address }
@@ -63,10 +70,16 @@ export async function chat(ctx: Context, request: ChatRequest, llm?: LlmRefiner)
     }
   }
   const registry = new Map(ctx.operations.map((op) => [op.id, op]))
+  const contractName = contractNamesOf(ctx)
+  const { recipient, problem } = resolveRecipient(entities, request.wallet, contractName)
   const input: IntentInput = {
     entities,
-    wallet: entities.addresses[0] ?? request.wallet,
+    // Reads may be about anyone the message names; money only ever goes to the recipient.
+    subject: entities.addresses[0] ?? request.wallet,
+    recipient,
+    recipientProblem: problem,
     requestWallet: request.wallet,
+    contractName,
   }
   const base = {
     confidence: classification.confidence,
@@ -75,8 +88,25 @@ export async function chat(ctx: Context, request: ChatRequest, llm?: LlmRefiner)
     classifiedBy,
   }
   const runner = createRunner(ctx, registry)
-  const result = await answerIntent(classification, input, runner)
-  return { ...base, ...result, actions: dedupe(result.actions) }
+  const result = entities.invalidAmounts.length ? invalidAmount(classification, entities.invalidAmounts) : await answerIntent(classification, input, runner)
+  return { ...base, ...result, recipient: result.recipient ?? null, actions: dedupe(result.actions) }
+}
+
+/** The deployment's contracts by address, to name them in answers and refuse them as recipients. */
+function contractNamesOf(ctx: Context): (address: Address) => string | undefined {
+  const names = new Map<string, string>()
+  for (const [name, address] of Object.entries(ctx.chain?.contracts ?? {})) if (typeof address === 'string') names.set(address.toLowerCase(), name)
+  return (address) => names.get(address.toLowerCase())
+}
+
+/**
+ * An amount that is no number a transaction can carry ("1e320 gwei", "0.5 wei") is refused in
+ * words before anything is called, rather than dropped (the rest of the message would then be
+ * quoted with a default amount) or passed on.
+ */
+function invalidAmount(classification: Classification, raws: string[]): Answer {
+  const message = `Not a usable amount: ${raws.map((r) => `"${r.length > 40 ? `${r.slice(0, 37)}…` : r}"`).join(', ')}. Write a decimal number of at most 15 digits before the point and 18 after it (in wei: a whole number), e.g. "0.05 eth" or "225k tokens".`
+  return { intent: classification.intent, answer: message, data: null, actions: [], operationId: null, error: { code: 'INVALID_AMOUNT', message } }
 }
 
 type Runner = {
@@ -86,7 +116,7 @@ type Runner = {
   action(call: Call): ChatAction | undefined
 }
 
-type Answer = Pick<ChatResult, 'intent' | 'answer' | 'data' | 'actions' | 'operationId' | 'error'>
+type Answer = Pick<ChatResult, 'intent' | 'answer' | 'data' | 'actions' | 'operationId' | 'error'> & { recipient?: Recipient | null }
 
 async function answerIntent(classification: Classification, input: IntentInput, runner: Runner): Promise<Answer> {
   const intent = classification.intent
@@ -131,6 +161,7 @@ async function answerIntent(classification: Classification, input: IntentInput, 
     return { intent, answer: `I understood "${intent.replace(/_/g, ' ')}". ${hint}`, data: null, actions: fallbackActions(intent, input, runner), operationId: null, error: null }
   }
   const op = runner.get(operationId)!
+  const recipient = spec.pays && input.recipient && !input.recipientProblem ? input.recipient : null
   if (op.method !== 'GET') {
     // The chat never writes: a POST operation becomes a suggested call, not a call.
     const action = runner.action({ operationId, input: built, label: spec.description })
@@ -138,12 +169,13 @@ async function answerIntent(classification: Classification, input: IntentInput, 
     return {
       intent,
       answer: action
-        ? `The chat does not send writes: make the suggested call, ${op.method} ${op.path}.`
+        ? `The chat does not send writes: make the suggested call, ${op.method} ${op.path}.${recipient ? ` It is built for ${recipientWords(recipient, input.requestWallet)}.` : ''}`
         : `The chat does not send writes: call ${op.method} ${op.path} with ${required || 'its fields'}.`,
       data: null,
       actions: action ? [action] : fallbackActions(intent, input, runner),
       operationId: null,
       error: null,
+      recipient: action ? recipient : null,
     }
   }
   const outcome = await runner.run(operationId, built)
@@ -166,6 +198,7 @@ async function answerIntent(classification: Classification, input: IntentInput, 
     actions: [primary, ...next].filter((a): a is ChatAction => a !== undefined),
     operationId,
     error: null,
+    recipient,
   }
 }
 
@@ -182,8 +215,8 @@ function fallbackActions(intent: Intent, input: IntentInput, runner: Runner): Ch
     veto: [{ operationId: 'list_proposals', input: {}, label: 'List governance proposals' }],
     proposal_detail: [{ operationId: 'list_proposals', input: {}, label: 'List governance proposals' }],
     cross_chain_looksmaxx: [{ operationId: 'get_bridge_info', input: {}, label: 'Bridges to MegaETH' }],
-    stake: [{ operationId: 'get_defi_staking', input: input.wallet ? { address: input.wallet } : {}, label: 'Staking stats' }],
-    unstake: [{ operationId: 'get_defi_staking', input: input.wallet ? { address: input.wallet } : {}, label: 'Staking stats' }],
+    stake: [{ operationId: 'get_defi_staking', input: input.recipient ? { address: input.recipient.address } : {}, label: 'Staking stats' }],
+    unstake: [{ operationId: 'get_defi_staking', input: input.recipient ? { address: input.recipient.address } : {}, label: 'Staking stats' }],
     add_liquidity: [{ operationId: 'get_amm_quote', input: {}, label: 'Pair reserves and spot price' }],
   }
   const calls = related[intent] ?? [{ operationId: 'get_agent_index', input: {}, label: 'Every endpoint of this API' }]
@@ -276,8 +309,12 @@ async function compare(input: IntentInput, runner: Runner): Promise<Answer> {
   }
 }
 
-/** An ETH decimal of at least `x`, with enough places for tiny amounts ("0.000231"), never in exponent form. */
-function ethCeil(x: number): string {
+/**
+ * An ETH decimal of at least `x`, with enough places for tiny amounts ("0.000231"), never in
+ * exponent form; undefined past 10^12 ETH (more than exists, and where toFixed writes exponents).
+ */
+function ethCeil(x: number): string | undefined {
+  if (!Number.isFinite(x) || x <= 0 || x > 1e12) return undefined
   const places = Math.min(18, Math.max(6, Math.ceil(-Math.log10(x)) + 4))
   const factor = 10 ** places
   const fixed = (Math.ceil(x * factor) / factor).toFixed(places).replace(/0+$/, '')
@@ -294,6 +331,7 @@ async function swapForTokens(tokens: string, input: IntentInput, runner: Runner)
   const wanted = Number(tokens)
   const base = { intent: 'swap' as const, error: null }
   const ask = `Say how much ETH to spend, e.g. "swap 0.1 eth for megachad".`
+  if (input.recipientProblem) return { ...base, answer: input.recipientProblem, data: null, actions: [], operationId: null }
   if (!runner.has('get_price') || !runner.has('get_swap_quote')) {
     return { ...base, answer: `I cannot price ${fmt(wanted)} MEGACHAD in ETH on this deployment. ${ask}`, data: null, actions: fallbackActions('swap', input, runner), operationId: null }
   }
@@ -303,15 +341,19 @@ async function swapForTokens(tokens: string, input: IntentInput, runner: Runner)
     const error = price.ok ? { code: 'DEX_QUOTE_FAILED', message: 'the pool gave no price' } : { code: price.code, message: price.message }
     return { ...base, answer: `Could not price ${fmt(wanted)} MEGACHAD in ETH (${error.code}): ${error.message}. ${ask}`, data: null, actions: [], operationId: 'get_price', error }
   }
-  const recipient = input.wallet ? { recipient: input.wallet } : {}
-  let ethAmount = ethCeil(wanted * ethPerCoin * 1.03)
+  const recipient = input.recipient ? { recipient: input.recipient.address } : {}
+  const ethNeeded = ethCeil(wanted * ethPerCoin * 1.03)
+  if (ethNeeded === undefined) {
+    return { ...base, answer: `${fmt(wanted)} MEGACHAD would cost more ETH than exists: no pool sells that many. ${ask}`, data: null, actions: [], operationId: 'get_price' }
+  }
+  let ethAmount = ethNeeded
   let quote = await runner.run('get_swap_quote', { ethAmount, ...recipient })
   const coinOut = (outcome: typeof quote) => (outcome.ok ? Number((outcome.data as any).quote?.coinOut) : NaN)
   if (quote.ok && coinOut(quote) > 0 && coinOut(quote) < wanted) {
     // Price impact: scale up by the shortfall, with the same 3 % to spare.
     const retry = ethCeil(Number(ethAmount) * (wanted / coinOut(quote)) * 1.03)
-    const second = await runner.run('get_swap_quote', { ethAmount: retry, ...recipient })
-    if (second.ok) [ethAmount, quote] = [retry, second]
+    const second = retry === undefined ? undefined : await runner.run('get_swap_quote', { ethAmount: retry, ...recipient })
+    if (retry !== undefined && second?.ok) [ethAmount, quote] = [retry, second]
   }
   const action = runner.action({ operationId: 'get_swap_quote', input: { ethAmount, ...recipient }, label: `Quote ${ethAmount} ETH` })
   const next = (INTENT_TABLE.swap.next?.(input, null) ?? []).map((call) => runner.action(call))
@@ -327,15 +369,20 @@ async function swapForTokens(tokens: string, input: IntentInput, runner: Runner)
     }
   }
   const out = coinOut(quote)
+  const swap = (quote.data as any).swap
+  const words = swap?.data
+    ? ` The router call sends ${ethAmount} ETH to ${swap.router} (the swap router); the MEGACHAD go to ${recipientWords(input.recipient!, input.requestWallet)}.`
+    : ` No transaction yet: the recipient is left as ${swap?.params?.recipient ?? '<YOUR_ADDRESS>'}. ${noRecipientHint(input.entities)}`
   return {
     ...base,
     answer:
-      out >= wanted
+      (out >= wanted
         ? `About ${ethAmount} ETH buys ${fmt(wanted)} MEGACHAD: the live quote for ${ethAmount} ETH is about ${fmt(out, 0)} MEGACHAD (2% slippage applied to the minimum).`
-        : `${fmt(wanted)} MEGACHAD is more than the pool sells at a fair price: ${ethAmount} ETH buys only about ${fmt(out, 0)} (price impact). Try a smaller amount.`,
+        : `${fmt(wanted)} MEGACHAD is more than the pool sells at a fair price: ${ethAmount} ETH buys only about ${fmt(out, 0)} (price impact). Try a smaller amount.`) + words,
     data: quote.data,
     actions,
     operationId: 'get_swap_quote',
+    recipient: swap?.data ? input.recipient : null,
   }
 }
 
@@ -350,36 +397,44 @@ async function multiBurn(input: IntentInput, runner: Runner): Promise<Answer> {
   const base = { intent: 'multi_burn' as const, operationId: null as string | null, error: null }
   let answer = `${count} portraits take ${tokensRequired.toLocaleString('en-US')} tokens (${count} × 225,000, half burned, half to the fund) and ${usdmRequired} USDm in fees.`
   if (!input.entities.count) answer = `Assuming 2 (say "burn 3 times" for another count): ${answer}`
-  if (input.wallet && runner.has('get_wallet')) {
-    const wallet = await runner.run('get_wallet', { address: input.wallet })
-    const tokens = runner.has('get_portal_tokens') ? await runner.run('get_portal_tokens', { address: input.wallet }) : undefined
+  // "burn 3 times" plans for the caller: its wallet first, else an address the message asks
+  // about ("can 0x… afford 3 burns"). The swap and the plan are suggested only for the caller's
+  // own wallet: reading another's balance never builds a transaction that pays it.
+  const subject = ownWallet(input) ?? input.subject
+  const own = !!subject && subject === ownWallet(input)
+  if (subject && runner.has('get_wallet')) {
+    const wallet = await runner.run('get_wallet', { address: subject })
+    const tokens = runner.has('get_portal_tokens') ? await runner.run('get_portal_tokens', { address: subject }) : undefined
     if (!wallet.ok) return { ...base, operationId: 'get_wallet', answer: `${answer} Could not read the wallet (${wallet.code}): ${wallet.message}`, data, actions: [], error: { code: wallet.code, message: wallet.message } }
     const coin = Number((wallet.data as any).balances?.coin ?? 0)
     const usdmEntry = tokens?.ok ? ((tokens.data as any).tokens ?? []).find((t: any) => t.symbol === 'USDm') : undefined
     const usdm = usdmEntry ? Number(usdmEntry.balance) : null
     const tokensShort = Math.max(0, tokensRequired - coin)
     const canAfford = tokensShort === 0 && (usdm === null ? null : usdm >= usdmRequired)
-    Object.assign(data, { wallet: { address: input.wallet, coin, usdm }, tokensShort, canAfford })
+    Object.assign(data, { wallet: { address: subject, coin, usdm }, tokensShort, canAfford })
     base.operationId = 'get_wallet'
-    answer += ` ${input.wallet} holds ${coin.toLocaleString('en-US', { maximumFractionDigits: 2 })} tokens${usdm === null ? '' : ` and ${usdm} USDm`}: ${
+    answer += ` ${subject} holds ${coin.toLocaleString('en-US', { maximumFractionDigits: 2 })} tokens${usdm === null ? '' : ` and ${usdm} USDm`}: ${
       canAfford ? 'enough for all of them.' : tokensShort > 0 ? `${tokensShort.toLocaleString('en-US', { maximumFractionDigits: 2 })} tokens short${usdm !== null && usdm < usdmRequired ? `, and ${usdmRequired - usdm} USDm short` : ''}.` : 'enough tokens, but not enough USDm.'
     }`
-    if (tokensShort > 0 && runner.has('get_price')) {
+    if (own && tokensShort > 0 && runner.has('get_price')) {
       const price = await runner.run('get_price', {})
       const ethPerCoin = price.ok ? Number((price.data as any).price?.ethPerCoin) : NaN
       if (Number.isFinite(ethPerCoin) && ethPerCoin > 0) {
         // 3 % over the spot estimate covers the quote's 2 % slippage and price impact.
         const eth = (tokensShort * ethPerCoin * 1.03).toFixed(6).replace(/\.?0+$/, '')
         data.estimatedEthForShortfall = eth
-        actions.push(runner.action({ operationId: 'get_swap_quote', input: { ethAmount: eth, recipient: input.wallet }, label: `Quote buying the missing tokens (~${eth} ETH)` }))
+        actions.push(runner.action({ operationId: 'get_swap_quote', input: { ethAmount: eth, recipient: subject }, label: `Quote buying the missing tokens (~${eth} ETH), tokens to ${subject}` }))
       }
     }
-    actions.push(runner.action({ operationId: 'get_looksmaxx_plan', input: { wallet: input.wallet }, label: 'Plan of the first looksmaxx' }))
+    if (own) {
+      actions.push(runner.action({ operationId: 'get_looksmaxx_plan', input: { wallet: subject }, label: `Plan of the first looksmaxx for ${subject}` }))
+      answer += ` The suggested calls build transactions for ${recipientWords(input.recipient!, input.requestWallet)}.`
+    }
   } else {
     answer += ' Send your wallet to check whether it can afford them.'
     actions.push(runner.action({ operationId: 'get_price', input: {}, label: 'Token price and burn cost' }))
   }
-  return { ...base, answer, data, actions: actions.filter((a): a is ChatAction => a !== undefined) }
+  return { ...base, answer, data, actions: actions.filter((a): a is ChatAction => a !== undefined), recipient: own ? input.recipient : null }
 }
 
 function dedupe(actions: ChatAction[]): ChatAction[] {

@@ -1,6 +1,7 @@
 import type { Address } from 'viem'
 import { AGENT_INTENTS } from '../operations/agent/intents.ts'
 import { ethAmountOf, tokenAmountOf, type Entities, type Token } from './extract.ts'
+import { noRecipientHint, recipientWords, txWords, type Recipient } from './recipient.ts'
 
 export const INTENTS = AGENT_INTENTS
 export type Intent = (typeof AGENT_INTENTS)[number]
@@ -8,17 +9,29 @@ export type Intent = (typeof AGENT_INTENTS)[number]
 /** What an intent's input is built from: the message's entities and the request's wallet. */
 export type IntentInput = {
   entities: Entities
-  /** The first address of the message, else the request's wallet. */
-  wallet?: Address
+  /**
+   * Whose data a read is about: the first address of the message, else the request's wallet.
+   * Only ever read: "what does 0x… hold" may look at anyone.
+   */
+  subject?: Address
+  /**
+   * Who receives what the caller's transactions move (recipient.ts): the request's wallet or an
+   * explicit "to 0x…"; never an address merely mentioned.
+   */
+  recipient?: Recipient
+  /** Why the message's recipient phrase cannot be used (two of them, a name, a contract). */
+  recipientProblem?: string
   /** The request's wallet (context), if given. */
   requestWallet?: Address
+  /** The name of a contract of this deployment at an address, for answers in words. */
+  contractName(address: Address): string | undefined
 }
 
 /** A call of an operation of the registry: by id, with its raw input (query or body). */
 export type Call = { operationId: string; input: Record<string, unknown>; label: string }
 
 /** What an intent needs that the message and the context did not give. */
-export type Missing = { missing: 'wallet' | 'proposalId' | 'amount' | 'chain' | 'two wallets'; hint: string }
+export type Missing = { missing: 'wallet' | 'recipient' | 'proposalId' | 'amount' | 'chain' | 'two wallets'; hint: string }
 
 export type IntentSpec = {
   /** One line for the GET documentation. */
@@ -41,9 +54,42 @@ export type IntentSpec = {
    * its data and answer, which says what to add, instead of only asking for it.
    */
   whenMissing?: { operationId: string; input(ctx: IntentInput): Record<string, unknown>; answer(data: any, ctx: IntentInput, missing: Missing): string }
+  /**
+   * Builds transactions for the caller (recipient.ts): its input takes the recipient, never the
+   * subject, and the answer names the recipient in words and in `recipient`.
+   */
+  pays?: boolean
 }
 
 const needWallet: Missing = { missing: 'wallet', hint: 'Send your wallet address (in the message or as `wallet`).' }
+
+/**
+ * The wallet a transaction is built for: the recipient (the request's wallet or an explicit
+ * "to 0x…"), or what is missing. Never the subject: an address merely mentioned receives nothing.
+ */
+export function payee(ctx: IntentInput): Address | Missing {
+  if (ctx.recipientProblem) return { missing: 'recipient', hint: ctx.recipientProblem }
+  if (!ctx.recipient) return { missing: 'wallet', hint: noRecipientHint(ctx.entities) }
+  return ctx.recipient.address
+}
+
+/** The caller's own wallet (the usable recipient), for plans that read it first. */
+export const ownWallet = (ctx: IntentInput): Address | undefined => (ctx.recipient && !ctx.recipientProblem ? ctx.recipient.address : undefined)
+
+/** "0x… (your wallet)": the recipient of this answer's transactions, in words. */
+const to = (ctx: IntentInput) => (ctx.recipient ? recipientWords(ctx.recipient, ctx.requestWallet) : 'the wallet that sends them')
+
+/** What each transaction of a plan pays and to whom: "step 1 sends 0.5 ETH to 0x… (swapRouter), calling exactInputSingle". */
+function stepsWords(steps: Array<{ to?: string; value?: string; functionName?: string }>, ctx: IntentInput, label = (i: number) => `transaction ${i + 1}`): string {
+  return steps.map((tx, i) => `${label(i)} ${txWords(tx, ctx.contractName)}`).join('; ')
+}
+
+/** The looksmaxx plan's transactions in words, and who receives the tokens and the NFT. */
+function planWords(d: any, ctx: IntentInput): string {
+  const sent = (d.steps ?? []).filter((s: any) => !s.skip && s.transaction?.to)
+  const steps = sent.length ? ` ${stepsWords(sent.map((s: any) => s.transaction), ctx, (i) => `Step ${sent[i].step} (${sent[i].action})`)}.` : ''
+  return `Recipient: ${to(ctx)}; the tokens bought and the NFT go there.${steps}`
+}
 const needProposal: Missing = { missing: 'proposalId', hint: 'Name the proposal, e.g. "proposal 3" or "#3".' }
 
 export const fmt = (n: unknown, digits = 2) =>
@@ -52,7 +98,14 @@ export const fmt = (n: unknown, digits = 2) =>
 /** A decimal string of an operation ("6844.974336063857105362") worded like `fmt`: "6,844.97". */
 const fmtDecimal = (s: unknown, digits = 2) => (typeof s === 'string' && /^\d+(\.\d+)?$/.test(s) ? fmt(Number(s), digits) : fmt(s, digits))
 
-const walletOr = (ctx: IntentInput) => (ctx.wallet ? { address: ctx.wallet } : needWallet)
+/** A read about the subject (anyone's data may be read). */
+const subjectOr = (ctx: IntentInput) => (ctx.subject ? { address: ctx.subject } : needWallet)
+
+/** Input for the caller's transactions: `build(address)` with the payee, or what is missing. */
+function forPayee(ctx: IntentInput, build: (address: Address) => Record<string, unknown>): Record<string, unknown> | Missing {
+  const who = payee(ctx)
+  return typeof who === 'string' ? build(who) : who
+}
 
 /** The token a DeFi swap sells: the one written first after a selling verb, else the first named of MC/MG. */
 function swapFrom(entities: Entities): 'MC' | 'MG' {
@@ -62,11 +115,14 @@ function swapFrom(entities: Entities): 'MC' | 'MG' {
 }
 
 const plan = (ctx: IntentInput): Call[] =>
-  ctx.wallet ? [{ operationId: 'get_looksmaxx_plan', input: { wallet: ctx.wallet }, label: 'Get the looksmaxx plan with ready transactions' }] : []
+  ctx.recipient && !ctx.recipientProblem
+    ? [{ operationId: 'get_looksmaxx_plan', input: { wallet: ctx.recipient.address }, label: `Get the looksmaxx plan with ready transactions for ${ctx.recipient.address}` }]
+    : []
 const priceCall: Call = { operationId: 'get_price', input: {}, label: 'Token price and burn cost' }
 const proposalsCall: Call = { operationId: 'list_proposals', input: {}, label: 'List governance proposals' }
 const safetyCall: Call = { operationId: 'get_safety', input: {}, label: 'Check the safety state before writing' }
-const stakingCall = (ctx: IntentInput): Call => ({ operationId: 'get_defi_staking', input: ctx.wallet ? { address: ctx.wallet } : {}, label: 'Staking stats and your position' })
+/** After a staking plan: the caller's own position (the recipient's), not a mentioned address's. */
+const stakingCall = (ctx: IntentInput): Call => ({ operationId: 'get_defi_staking', input: ctx.recipient ? { address: ctx.recipient.address } : {}, label: 'Staking stats and your position' })
 const proposalCall = (id: number): Call => ({ operationId: 'get_proposal', input: { id }, label: `Details of proposal ${id}` })
 
 function proposalInput(ctx: IntentInput, extra: Record<string, unknown> = {}) {
@@ -79,11 +135,14 @@ function stakingTx(action: 'stake' | 'unstake' | 'claim') {
   return (ctx: IntentInput): Record<string, unknown> | Missing => {
     const amount = tokenAmountOf(ctx.entities, 'MC')
     if (action !== 'claim' && !amount) return { missing: 'amount', hint: `Say how much to ${action}, e.g. "${action} 1000 MC in mogger".` }
+    if (ctx.recipientProblem) return { missing: 'recipient', hint: ctx.recipientProblem }
+    // The staking contracts credit the sender: without a recipient the plan is built without
+    // the wallet's checks, for whichever wallet sends it.
     return {
       action,
       venue: ctx.entities.venue ?? 'mogger',
       ...(action !== 'claim' && amount ? { amount } : {}),
-      ...(ctx.wallet ? { address: ctx.wallet } : {}),
+      ...(ctx.recipient ? { address: ctx.recipient.address } : {}),
     }
   }
 }
@@ -99,7 +158,25 @@ function stakingOptions(d: any, _ctx: IntentInput, missing: Missing): string {
     : 'Send your wallet to see your position.'
   return `${venues} ${position} ${missing.hint}`
 }
-const stakingRead = { operationId: 'get_defi_staking', input: (ctx: IntentInput) => (ctx.wallet ? { address: ctx.wallet } : {}), answer: stakingOptions }
+const stakingRead = { operationId: 'get_defi_staking', input: (ctx: IntentInput) => (ctx.subject ? { address: ctx.subject } : {}), answer: stakingOptions }
+
+/** A staking plan in words: its transactions, and who sends them and is credited. */
+const stakingWords = (what: string) => (d: any, ctx: IntentInput) =>
+  `${what} plan ready: ${d.executionPlan?.length ?? 0} transaction(s), sent from and credited to ${to(ctx)}: ${stepsWords(d.executionPlan ?? [], ctx)}.`
+
+/** A governance transaction in words: nobody is paid but the contract called, with the ETH it carries. */
+const governanceWords = (d: any, ctx: IntentInput) => (d.executionPlan?.length ? ` It ${stepsWords(d.executionPlan, ctx).replace(/^transaction 1 /, '')}.` : '')
+
+/** The subject is the caller's own wallet: a transaction for it may be suggested after a read. */
+const ownSubject = (ctx: IntentInput) => !!ctx.subject && !!ctx.recipient && !ctx.recipientProblem && ctx.recipient.address === ctx.subject
+
+/** The swap's transaction in words: what it pays to the router and who receives the tokens. */
+function swapWords(d: any, ctx: IntentInput): string {
+  if (!d.swap?.data) {
+    return `No transaction yet: the recipient is left as ${d.swap?.params?.recipient ?? '<YOUR_ADDRESS>'}. ${noRecipientHint(ctx.entities)}`
+  }
+  return `The router call ${txWords({ to: d.swap.router, value: d.swap.value, functionName: 'exactInputSingle' }, ctx.contractName)}; the MEGACHAD go to ${to(ctx)}.`
+}
 
 /** Answer for operations whose output shape this engine does not know in detail. */
 const generic = (what: string) => (data: any) =>
@@ -113,11 +190,12 @@ const generic = (what: string) => (data: any) =>
 export const INTENT_TABLE: Record<Intent, IntentSpec> = {
   looksmaxx: {
     description: 'The ordered plan to looksmaxx a wallet: swap if short, burn, fund transfer, submit',
-    example: 'looksmaxx 0xYourWallet',
+    example: 'looksmaxx for 0xYourWallet',
     operations: ['get_looksmaxx_plan'],
-    input: (ctx) => (ctx.wallet ? { wallet: ctx.wallet, ...(ethAmountOf(ctx.entities, false) ? { ethAmount: ethAmountOf(ctx.entities, false) } : {}) } : needWallet),
-    answer: (d) =>
-      `Your looksmaxx plan has ${d.steps?.length ?? 0} steps. You hold ${fmt(d.currentState?.coinBalance)} tokens; ${d.currentState?.hasEnoughTokens ? 'enough for the 225,000 burn' : `${fmt(d.currentState?.tokensNeeded)} more are needed, the plan buys them first`}. Then pay 1 USDm with x402 and submit your portrait.`,
+    pays: true,
+    input: (ctx) => forPayee(ctx, (wallet) => ({ wallet, ...(ethAmountOf(ctx.entities, false) ? { ethAmount: ethAmountOf(ctx.entities, false) } : {}) })),
+    answer: (d, ctx) =>
+      `Your looksmaxx plan has ${d.steps?.length ?? 0} steps. ${d.wallet} holds ${fmt(d.currentState?.coinBalance)} tokens; ${d.currentState?.hasEnoughTokens ? 'enough for the 225,000 burn' : `${fmt(d.currentState?.tokensNeeded)} more are needed, the plan buys them first`}. Then pay 1 USDm with x402 and submit your portrait. ${planWords(d, ctx)}`,
     next: () => [{ operationId: 'get_looksmaxx_requirements', input: {}, label: 'x402 payment requirements of the submission' }, priceCall],
   },
   cross_chain_looksmaxx: {
@@ -126,32 +204,37 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     operations: ['get_cross_chain_intent'],
     input: (ctx) => {
       if (!ctx.entities.chain) return { missing: 'chain', hint: 'Name the chain you come from: ethereum, base, arbitrum, optimism, polygon, bnb or avalanche.' }
-      if (!ctx.wallet) return needWallet
       const amount = ethAmountOf(ctx.entities, true)
-      return { sourceChain: ctx.entities.chain, wallet: ctx.wallet, ...(amount && /^\d+(\.\d+)?$/.test(amount) ? { amount } : {}) }
+      const chain = ctx.entities.chain
+      return forPayee(ctx, (wallet) => ({ sourceChain: chain, wallet, ...(amount && /^\d+(\.\d+)?$/.test(amount) ? { amount } : {}) }))
     },
-    answer: (d) => `From ${d.sourceChain?.id ?? 'your chain'}: ${d.steps?.length ?? 0} steps, bridging first, then the looksmaxx plan on chain ${d.destination?.chainId ?? 4326}.`,
+    pays: true,
+    answer: (d, ctx) =>
+      `From ${d.sourceChain?.id ?? 'your chain'}: ${d.steps?.length ?? 0} steps, bridging first, then the looksmaxx plan on chain ${d.destination?.chainId ?? 4326}. ${planWords(d, ctx)}`,
     next: () => [{ operationId: 'get_bridge_info', input: {}, label: 'Bridges to MegaETH' }],
   },
   swap: {
     description: 'Quote buying the service token with ETH, with the ready router call',
     example: 'buy 0.1 eth of megachad',
     operations: ['get_swap_quote'],
-    input: (ctx) => ({ ethAmount: ethAmountOf(ctx.entities, true) ?? '0.1', ...(ctx.wallet ? { recipient: ctx.wallet } : {}) }),
-    answer: (d) =>
-      d.quote
-        ? `${d.quote.ethIn} ETH buys about ${fmt(d.quote.coinOut, 0)} MEGACHAD (2% slippage applied to the minimum)${d.quote.hasEnoughForBurn ? ', enough for a burn' : ''}.`
-        : 'Swap venue and contracts; give an ETH amount for a live quote.',
+    pays: true,
+    input: (ctx) => {
+      if (ctx.recipientProblem) return { missing: 'recipient', hint: ctx.recipientProblem }
+      // Without a recipient the quote still answers, with a placeholder and no calldata.
+      return { ethAmount: ethAmountOf(ctx.entities, true) ?? '0.1', ...(ctx.recipient ? { recipient: ctx.recipient.address } : {}) }
+    },
+    answer: (d, ctx) => (d.quote ? `${d.quote.ethIn} ETH buys about ${fmt(d.quote.coinOut, 0)} MEGACHAD (2% slippage applied to the minimum)${d.quote.hasEnoughForBurn ? ', enough for a burn' : ''}. ${swapWords(d, ctx)}` : 'Swap venue and contracts; give an ETH amount for a live quote.'),
     next: (ctx) => plan(ctx),
   },
   burn: {
     description: 'Burn 225,000 tokens for a portrait: the plan with the two transfers ready to send',
-    example: 'burn my tokens 0xYourWallet',
+    example: 'burn my tokens for 0xYourWallet',
     operations: ['get_looksmaxx_plan'],
-    input: (ctx) => (ctx.wallet ? { wallet: ctx.wallet } : needWallet),
-    answer: (d) =>
-      `A burn is 225,000 tokens: 112,500 to the dead address and 112,500 to the fund wallet. You hold ${fmt(d.currentState?.coinBalance)}${d.currentState?.hasEnoughTokens ? ', enough' : `, ${fmt(d.currentState?.tokensNeeded)} short (the plan buys them first)`}; the plan has ${d.steps?.length ?? 0} steps.`,
-    next: (ctx) => (ctx.wallet ? [{ operationId: 'get_gasless_burn', input: { address: ctx.wallet }, label: 'Burn without gas (signature, relayed)' }] : []),
+    pays: true,
+    input: (ctx) => forPayee(ctx, (wallet) => ({ wallet })),
+    answer: (d, ctx) =>
+      `A burn is 225,000 tokens: 112,500 to the dead address and 112,500 to the fund wallet. ${d.wallet} holds ${fmt(d.currentState?.coinBalance)}${d.currentState?.hasEnoughTokens ? ', enough' : `, ${fmt(d.currentState?.tokensNeeded)} short (the plan buys them first)`}; the plan has ${d.steps?.length ?? 0} steps. ${planWords(d, ctx)}`,
+    next: (ctx) => (ctx.recipient && !ctx.recipientProblem ? [{ operationId: 'get_gasless_burn', input: { address: ctx.recipient.address }, label: 'Burn without gas (signature, relayed)' }] : []),
   },
   bridge: {
     description: 'How to bring ETH and USDm to the chain',
@@ -160,8 +243,8 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     input: () => ({}),
     answer: (d) => `Bridges to ${d.chain?.name ?? 'MegaETH'} (chain ${d.chain?.chainId ?? 4326}): ${(d.bridges ?? []).map((b: any) => b.name).join(', ') || 'none listed'}.`,
     next: (ctx) =>
-      ctx.wallet && ctx.entities.chain
-        ? [{ operationId: 'get_cross_chain_intent', input: { sourceChain: ctx.entities.chain, wallet: ctx.wallet }, label: `Looksmaxx from ${ctx.entities.chain}` }]
+      ctx.recipient && !ctx.recipientProblem && ctx.entities.chain
+        ? [{ operationId: 'get_cross_chain_intent', input: { sourceChain: ctx.entities.chain, wallet: ctx.recipient.address }, label: `Looksmaxx from ${ctx.entities.chain} for ${ctx.recipient.address}` }]
         : [],
   },
   price: {
@@ -185,10 +268,10 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     description: 'Balances of a wallet and whether it can burn',
     example: 'can 0xYourWallet burn',
     operations: ['get_wallet'],
-    input: walletOr,
+    input: subjectOr,
     answer: (d) =>
       `${d.address} holds ${fmtDecimal(d.balances?.eth, 6)} ETH, ${fmt(d.balances?.coin)} MEGACHAD and ${d.balances?.looksmaxxedNFTs ?? 0} portrait NFTs. ${d.burnEligibility?.canBurn ? 'It can burn for a portrait.' : `It needs ${fmt(d.burnEligibility?.tokensNeeded)} more tokens to burn.`}`,
-    next: (ctx) => [...plan(ctx), ...(ctx.wallet ? [{ operationId: 'get_identity', input: { addressOrName: ctx.wallet }, label: 'Full profile' }] : [])],
+    next: (ctx) => [...plan(ctx), ...(ctx.subject ? [{ operationId: 'get_identity', input: { addressOrName: ctx.subject }, label: 'Full profile' }] : [])],
   },
   gallery: {
     description: 'Recent portraits, newest first',
@@ -214,31 +297,32 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     description: 'Referral stats of an agent and the reward per referred burn',
     example: 'my referral stats',
     operations: ['get_referrals'],
-    input: walletOr,
+    input: subjectOr,
     answer: (d) =>
       `${d.registered ? `Registered agent, code ${d.referralCode}` : 'Not a registered agent yet'}: ${d.stats?.referralCount ?? 0} referred burns, ${d.stats?.totalEarningsFormatted ?? '0'} earned; ${d.rewardInfo?.rewardPerBurn ?? '11,250'} tokens per referred burn.`,
-    next: (ctx, d) => (ctx.wallet && d && !d.registered ? [{ operationId: 'register_referral_agent', input: { wallet: ctx.wallet }, label: 'Become a referral agent' }] : []),
+    next: (ctx, d) => (ownSubject(ctx) && d && !d.registered ? [{ operationId: 'register_referral_agent', input: { wallet: ctx.subject }, label: 'Become a referral agent' }] : []),
   },
   register_agent: {
     description: 'Become a referral agent (earn 11,250 tokens per referred burn)',
     example: 'register me as an agent',
     operations: ['get_referral_agent'],
-    input: walletOr,
+    input: subjectOr,
     answer: (d) =>
       d.registered
         ? `${d.agent} is already a registered agent (code ${d.referralCode}).`
         : `${d.agent} is not registered yet: the suggested action returns the registerAgent() transaction to send from that wallet.`,
-    next: (ctx, d) => (ctx.wallet && !d?.registered ? [{ operationId: 'register_referral_agent', input: { wallet: ctx.wallet }, label: 'Get the registration transaction' }] : []),
+    next: (ctx, d) => (ownSubject(ctx) && !d?.registered ? [{ operationId: 'register_referral_agent', input: { wallet: ctx.subject }, label: 'Get the registration transaction' }] : []),
   },
   gasless: {
     description: 'Burn without gas: approval state and the EIP-712 request to sign',
     example: 'gasless burn for 0xYourWallet',
     operations: ['get_gasless_burn'],
-    input: walletOr,
-    answer: (d) =>
-      d.ready
+    pays: true,
+    input: (ctx) => forPayee(ctx, (address) => ({ address })),
+    answer: (d, ctx) =>
+      `${d.ready
         ? 'Ready: sign the BurnRequest typed data and POST it to /api/gasless/burn; the relayer pays the gas.'
-        : `Not ready yet: ${d.approval?.status === 'needed' ? 'approve the relayer first (transaction included)' : ''}${d.balance?.sufficient === false ? `${d.approval?.status === 'needed' ? ' and ' : ''}the balance (${fmtDecimal(d.balance?.balanceFormatted)}) is below 225,000` : ''}.`,
+        : `Not ready yet: ${d.approval?.status === 'needed' ? 'approve the relayer first (transaction included)' : ''}${d.balance?.sufficient === false ? `${d.approval?.status === 'needed' ? ' and ' : ''}the balance (${fmtDecimal(d.balance?.balanceFormatted)}) is below 225,000` : ''}.`} The burn is signed by and burns from ${to(ctx)}.${d.approval?.transaction ? ` The approval ${txWords(d.approval.transaction, ctx.contractName)}.` : ''}`,
   },
   compare: {
     description: 'Two wallets or .mega names side by side',
@@ -259,8 +343,8 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     example: 'burn every week',
     operations: ['get_wallet'],
     input: (ctx) =>
-      ctx.wallet
-        ? { address: ctx.wallet }
+      (ownWallet(ctx) ?? ctx.subject)
+        ? { address: (ownWallet(ctx) ?? ctx.subject)! }
         : { missing: 'wallet', hint: 'the service does not run recurring burns for you (it never holds your keys); each time, get the plan and send it. Send your wallet to see whether it can burn now.' },
     answer: (d) =>
       `The service does not run recurring burns for you (it never holds your keys). Each time: get the plan and send it; right now ${d.address} ${d.burnEligibility?.canBurn ? 'can burn' : `needs ${fmt(d.burnEligibility?.tokensNeeded)} more tokens`}.`,
@@ -292,7 +376,8 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     operations: ['build_staking_tx'],
     input: stakingTx('stake'),
     whenMissing: stakingRead,
-    answer: (d) => `Staking plan ready: ${d.executionPlan?.length ?? 'the'} transaction(s) to send from your wallet.`,
+    pays: true,
+    answer: stakingWords('Staking'),
     next: (ctx) => [stakingCall(ctx), safetyCall],
   },
   unstake: {
@@ -301,7 +386,8 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     operations: ['build_staking_tx'],
     input: stakingTx('unstake'),
     whenMissing: stakingRead,
-    answer: (d) => `Unstaking plan ready: ${d.executionPlan?.length ?? 'the'} transaction(s) to send.`,
+    pays: true,
+    answer: stakingWords('Unstaking'),
     next: (ctx) => [stakingCall(ctx)],
   },
   claim_rewards: {
@@ -309,14 +395,15 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     example: 'claim my rewards from mogger',
     operations: ['build_staking_tx'],
     input: stakingTx('claim'),
-    answer: (d) => `Claim plan ready: ${d.executionPlan?.length ?? 'the'} transaction(s) to send.`,
+    pays: true,
+    answer: stakingWords('Claim'),
     next: (ctx) => [stakingCall(ctx)],
   },
   staking_position: {
     description: 'Staking stats of both venues and the wallet position',
     example: 'my staking position',
     operations: ['get_defi_staking'],
-    input: (ctx) => (ctx.wallet ? { address: ctx.wallet } : {}),
+    input: (ctx) => (ctx.subject ? { address: ctx.subject } : {}),
     answer: generic('the staking state of both venues'),
   },
   swap_mc_mg: {
@@ -328,12 +415,20 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
       const amount = tokenAmountOf(ctx.entities, from)
       return amount ? { from, tokenIn: from, amount, amountIn: amount } : {}
     },
-    answer: generic('the MC/MG pair quote'),
+    pays: true,
+    answer: (d, ctx) => {
+      const amount = tokenAmountOf(ctx.entities, swapFrom(ctx.entities))
+      const quote = d.quote ? `${fmtDecimal(d.quote.amountOutFormatted)} ${d.quote.to} for ${amount} ${d.quote.from} (${d.quote.priceImpactBps / 100} % price impact).` : 'Here is the MC/MG pair quote.'
+      if (!amount) return quote
+      return ctx.recipient && !ctx.recipientProblem
+        ? `${quote} The suggested swap sends the output to ${to(ctx)}.`
+        : `${quote} ${ctx.recipientProblem ?? `No swap transaction without a recipient: ${noRecipientHint(ctx.entities)}`}`
+    },
     next: (ctx) => {
       const from = swapFrom(ctx.entities)
       const amount = tokenAmountOf(ctx.entities, from)
-      return ctx.wallet && amount
-        ? [{ operationId: 'build_amm_swap_tx', input: { from, tokenIn: from, amount, amountIn: amount, recipient: ctx.wallet }, label: `Swap ${amount} ${from}` }]
+      return ctx.recipient && !ctx.recipientProblem && amount
+        ? [{ operationId: 'build_amm_swap_tx', input: { from, amount, recipient: ctx.recipient.address }, label: `Swap ${amount} ${from}, output to ${ctx.recipient.address}` }]
         : []
     },
   },
@@ -345,10 +440,10 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
       const mc = ctx.entities.amounts.find((a) => a.token === 'MC')?.value
       const mg = ctx.entities.amounts.find((a) => a.token === 'MG')?.value
       if (!mc || !mg) return { missing: 'amount', hint: 'Give both amounts, e.g. "add 1000 MC and 500 MG liquidity".' }
-      if (!ctx.wallet) return needWallet
-      return { amountMC: mc, amountMG: mg, recipient: ctx.wallet, address: ctx.wallet }
+      return forPayee(ctx, (wallet) => ({ amountMC: mc, amountMG: mg, recipient: wallet, address: wallet }))
     },
-    answer: (d) => `Liquidity plan ready: ${d.executionPlan?.length ?? 'the'} transaction(s) to send.`,
+    pays: true,
+    answer: (d, ctx) => `Liquidity plan ready: ${d.executionPlan?.length ?? 0} transaction(s); the LP tokens go to ${to(ctx)}: ${stepsWords(d.executionPlan ?? [], ctx)}.`,
     next: () => [{ operationId: 'get_amm_quote', input: {}, label: 'Pair reserves and spot price' }],
   },
   list_proposals: {
@@ -362,7 +457,7 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     description: 'One proposal in detail',
     example: 'proposal 3',
     operations: ['get_proposal'],
-    input: (ctx) => (ctx.entities.proposalId === undefined ? needProposal : { id: ctx.entities.proposalId, ...(ctx.wallet ? { voter: ctx.wallet } : {}) }),
+    input: (ctx) => (ctx.entities.proposalId === undefined ? needProposal : { id: ctx.entities.proposalId, ...(ctx.subject ? { voter: ctx.subject } : {}) }),
     answer: generic('the proposal'),
   },
   vote: {
@@ -370,7 +465,7 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     example: 'vote yes on proposal 2',
     operations: ['build_vote_tx'],
     input: (ctx) => proposalInput(ctx, { support: ctx.entities.support ?? 'for' }),
-    answer: (_d, ctx) => `Vote ${ctx.entities.support ?? 'for'} on proposal ${ctx.entities.proposalId}: the transaction is ready to send.`,
+    answer: (d, ctx) => `Vote ${ctx.entities.support ?? 'for'} on proposal ${ctx.entities.proposalId}: the transaction is ready to send.${governanceWords(d, ctx)}`,
     next: (ctx) => (ctx.entities.proposalId !== undefined ? [proposalCall(ctx.entities.proposalId)] : [proposalsCall]),
   },
   queue_proposal: {
@@ -378,7 +473,7 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     example: 'queue proposal 3',
     operations: ['build_queue_tx'],
     input: (ctx) => proposalInput(ctx),
-    answer: (_d, ctx) => `Queue transaction for proposal ${ctx.entities.proposalId} ready to send.`,
+    answer: (d, ctx) => `Queue transaction for proposal ${ctx.entities.proposalId} ready to send.${governanceWords(d, ctx)}`,
     next: (ctx) => (ctx.entities.proposalId !== undefined ? [proposalCall(ctx.entities.proposalId)] : []),
   },
   execute_proposal: {
@@ -386,22 +481,27 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     example: 'execute proposal 3',
     operations: ['build_execute_tx'],
     input: (ctx) => proposalInput(ctx),
-    answer: (_d, ctx) => `Execute transaction for proposal ${ctx.entities.proposalId} ready to send.`,
+    answer: (d, ctx) => `Execute transaction for proposal ${ctx.entities.proposalId} ready to send.${governanceWords(d, ctx)}`,
     next: (ctx) => (ctx.entities.proposalId !== undefined ? [proposalCall(ctx.entities.proposalId)] : []),
   },
   propose: {
     description: 'Whether a wallet may propose (the week\'s top 3 burners) and how',
     example: 'can i propose something',
     operations: ['build_propose_tx'],
-    input: (ctx) => (ctx.wallet ? { proposer: ctx.wallet } : {}),
+    pays: true,
+    input: (ctx) => (ctx.recipient && !ctx.recipientProblem ? { proposer: ctx.recipient.address } : {}),
     answer: (d) => (typeof d?.canPropose === 'boolean' ? (d.canPropose ? 'You may propose this week.' : 'Only the week\'s top 3 burners may propose; you are not one of them this week.') : 'Proposal eligibility.'),
   },
   veto: {
     description: 'Veto council: start or cast a veto vote on a proposal',
     example: 'veto proposal 3',
     operations: ['build_veto_tx'],
-    input: (ctx) => proposalInput(ctx, { support: ctx.entities.support === 'against' ? 'no' : 'yes', ...(ctx.wallet ? { voter: ctx.wallet } : {}) }),
-    answer: (_d, ctx) => `Veto vote on proposal ${ctx.entities.proposalId}: the transactions are ready to send.`,
+    pays: true,
+    input: (ctx) => {
+      if (ctx.entities.proposalId === undefined) return needProposal
+      return forPayee(ctx, (voter) => ({ proposalId: ctx.entities.proposalId, support: ctx.entities.support === 'against' ? 'no' : 'yes', voter }))
+    },
+    answer: (d, ctx) => `Veto vote on proposal ${ctx.entities.proposalId} from ${to(ctx)}: ${d.executionPlan?.length ?? 0} transaction(s) ready to send${d.executionPlan?.length ? `: ${stepsWords(d.executionPlan, ctx)}` : ''}.`,
   },
   emission_schedule: {
     description: 'Emission schedule (225 weeks, quadratic decay) and its split',
@@ -422,7 +522,7 @@ export const INTENT_TABLE: Record<Intent, IntentSpec> = {
     description: 'NFT inventory of a wallet, its boost tier and staking eligibility',
     example: 'how many nfts do i own',
     operations: ['get_defi_nft'],
-    input: walletOr,
+    input: subjectOr,
     answer: generic('the NFT inventory and boost'),
   },
   safety: {
