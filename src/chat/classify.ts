@@ -1,6 +1,6 @@
 import { CONCEPTS, KEEP, SLANG } from './lexicon.ts'
 import type { Entities } from './extract.ts'
-import { INTENTS, type Intent } from './intents.ts'
+import { INTENTS, type Intent } from './intent-names.ts'
 
 /**
  * A rule adds its weight when all its conditions hold. A condition is a concept of the

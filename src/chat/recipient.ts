@@ -1,4 +1,5 @@
-import { formatEther, getAddress, isAddress, zeroAddress, type Address } from 'viem'
+import { decodeFunctionData, erc20Abi, formatEther, formatUnits, getAddress, isAddress, zeroAddress, type Address, type Hex } from 'viem'
+import { swapRouter02Abi } from '../chain/abis/uniswap.ts'
 import type { Entities } from './extract.ts'
 
 /**
@@ -52,9 +53,33 @@ export function ethWords(wei: string | bigint | undefined): string {
   return value === 0n ? 'no ETH' : `${formatEther(value)} ETH`
 }
 
-/** "sends 0.5 ETH to 0x… (swapRouter), calling exactInputSingle": what one transaction pays and to whom. */
-export function txWords(tx: { to?: string; value?: string; functionName?: string }, contractName: (address: Address) => string | undefined): string {
+/** What a call does with tokens, read from its calldata (what is signed, not what was asked). */
+function calldataWords(data: string | undefined, contractName: (address: Address) => string | undefined): string {
+  if (!data || !/^0x[0-9a-fA-F]{8}/.test(data)) return ''
+  const who = (address: Address) => `${address}${contractName(address) ? ` (${contractName(address)})` : ''}`
+  try {
+    const call = decodeFunctionData({ abi: erc20Abi, data: data as Hex })
+    if (call.functionName === 'transfer') return ` (${fmtTokens(call.args[1])} tokens to ${who(call.args[0])})`
+    if (call.functionName === 'approve') return ` (lets ${who(call.args[0])} spend ${fmtTokens(call.args[1])} tokens)`
+  } catch {
+    // Not an ERC-20 call: the router's swap is tried next.
+  }
+  try {
+    const swap = decodeFunctionData({ abi: swapRouter02Abi, data: data as Hex })
+    return ` (the tokens bought go to ${swap.args[0].recipient})`
+  } catch {
+    return ''
+  }
+}
+
+const fmtTokens = (wei: bigint) => Number(formatUnits(wei, 18)).toLocaleString('en-US', { maximumFractionDigits: 6 })
+
+/**
+ * "sends 0.5 ETH to 0x… (swapRouter), calling exactInputSingle (the tokens bought go to 0x…)":
+ * what one transaction pays, to whom, and where its tokens go, read from the transaction itself.
+ */
+export function txWords(tx: { to?: string; value?: string; functionName?: string; data?: string }, contractName: (address: Address) => string | undefined): string {
   const to = tx.to && isAddress(tx.to, { strict: false }) ? getAddress(tx.to) : undefined
   const name = to ? contractName(to) : undefined
-  return `sends ${ethWords(tx.value)} to ${to ?? 'the contract'}${name ? ` (${name})` : ''}${tx.functionName ? `, calling ${tx.functionName}` : ''}`
+  return `sends ${ethWords(tx.value)} to ${to ?? 'the contract'}${name ? ` (${name})` : ''}${tx.functionName ? `, calling ${tx.functionName}` : ''}${calldataWords(tx.data, contractName)}`
 }
