@@ -59,6 +59,20 @@ module.exports = {
       to: { path: '^src/cli/' },
     },
     {
+      name: 'chat-does-not-import-http',
+      comment: 'chat/ is an adapter beside http/: it serves through the operations runtime, never through HTTP',
+      severity: 'error',
+      from: { path: '^src/chat/' },
+      to: { path: '^src/http/' },
+    },
+    {
+      name: 'chat-calls-operations-through-its-runner',
+      comment: 'chat/runner.ts is the one place chat runs an operation (so serving can change there alone)',
+      severity: 'error',
+      from: { path: '^src/chat/', pathNot: '^src/chat/runner\\.ts$' },
+      to: { path: ['^src/operations/runtime/run-operation\\.ts$', '^src/operations/runtime/serve'] },
+    },
+    {
       name: 'every-module-in-a-layer',
       comment: 'A new folder of src/ gets a place in LAYERS (or devnet\'s rules) before it is used',
       severity: 'error',
