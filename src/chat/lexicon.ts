@@ -52,7 +52,7 @@ export const CONCEPTS: Record<string, string[]> = {
   COMPARE: ['compare', 'comparison', 'vs', 'versus', 'diff', 'difference', 'side by side', 'who has more', 'better', 'whos better', 'bigger', 'richer', 'stronger', 'stack up', 'match up', 'or me'],
   MULTI: ['times', 'multiple', 'several', 'batch', 'bulk', 'repeat', 'again and again', 'a bunch'],
   SCHEDULE: ['schedule', 'scheduled', 'recurring', 'recur', 'every day', 'every week', 'every month', 'each week', 'each day', 'daily', 'weekly', 'monthly', 'automate', 'automatic', 'automatically', 'auto', 'dca', 'cron', 'remind', 'periodically', 'routine', 'subscription', 'subscribe', 'on repeat', 'every friday', 'every monday', 'every sunday'],
-  ABOUT: ['what is', 'whats', 'explain', 'about', 'tell me', 'describe', 'how does', 'how do', 'help', 'info', 'information', 'docs', 'documentation', 'purpose', 'intro', 'introduce', 'guide', 'tutorial', 'faq', 'what can', 'what do', 'what does', 'what are you', 'who r you', 'who are', 'how it works', 'how this works', 'eli5', 'wtf is', 'meaning'],
+  ABOUT: ['what is', 'whats', 'explain', 'about', 'tell me', 'describe', 'how does', 'how do', 'help', 'info', 'information', 'docs', 'documentation', 'purpose', 'intro', 'introduce', 'guide', 'tutorial', 'faq', 'what can', 'what do', 'what does', 'what are you', 'talking to', 'who r you', 'who are', 'how it works', 'how this works', 'eli5', 'wtf is', 'meaning'],
   SERVICE: ['megachad', 'service', 'project', 'platform', 'app', 'site', 'this', 'thing', 'you', 'it', 'system'],
   WHO_IS: ['who is', 'whos'],
   IDENTITY: ['profile', 'identity', 'whois', 'lookup', 'look up', 'reputation', 'rep', 'tier', 'stalk', 'dox', 'info on', 'details on', 'details of'],
