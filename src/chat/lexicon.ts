@@ -4,7 +4,7 @@
  * over concepts and entities, never over whole sentences.
  */
 export const CONCEPTS: Record<string, string[]> = {
-  LOOKSMAXX: ['looksmaxx', 'looksmax', 'lookmaxx', 'lookmax', 'looksmaxxing', 'looksmaxing', 'looksmaxxed', 'looksmaxed', 'looksmaxxer', 'looksmaxer', 'glowup', 'glow up', 'lasereyes', 'laser eyes', 'laser eye', 'chadify', 'chadded', 'look like', 'be a megachad', 'become a megachad', 'look better', 'look good', 'look hot', 'hotter', 'better looking'],
+  LOOKSMAXX: ['looksmaxx', 'looksmax', 'lookmaxx', 'lookmax', 'looksmaxxing', 'looksmaxing', 'looksmaxxed', 'looksmaxed', 'looksmaxxer', 'looksmaxer', 'glowup', 'glow up', 'lasereyes', 'laser eyes', 'laser eye', 'chadify', 'chadded', 'look like', 'be a megachad', 'become a megachad', 'look better', 'look good', 'look hot', 'hotter', 'better looking', 'transform'],
   PORTRAIT: ['portrait', 'pfp', 'picture', 'pic', 'image', 'selfie', 'photo', 'face', 'avatar', 'jpeg', 'jpg', 'art', 'artwork', 'headshot', 'chads'],
   MINT: ['mint', 'generate', 'create', 'make', 'made', 'render', 'produce', 'craft'],
   NFT: ['nft', 'nfts'],
@@ -44,7 +44,7 @@ export const CONCEPTS: Record<string, string[]> = {
   REFERRAL: ['referral', 'referal', 'referrals', 'refer', 'referrer', 'referred', 'ref', 'reflink', 'ref link', 'ref code', 'invite', 'affiliate', 'commission', 'kickback', 'referring'],
   EARN: ['earn', 'earned', 'earning', 'earnings', 'income', 'payout', 'paid', 'pay out', 'pay', 'pays'],
   CODE: ['code', 'link'],
-  REGISTER: ['register', 'registration', 'signup', 'sign up', 'sign me up', 'enroll', 'become', 'join', 'onboard', 'apply', 'enlist'],
+  REGISTER: ['register', 'accept', 'registration', 'signup', 'sign up', 'sign me up', 'enroll', 'become', 'join', 'onboard', 'apply', 'enlist'],
   AGENT: ['agent', 'agents', 'bot', 'partner'],
   GASLESS: ['gasless', 'gasfree', 'gas free', 'no gas', 'without gas', 'zero gas', 'free gas', 'meta transaction', 'metatx', 'meta tx', 'sponsor', 'sponsored', 'pay the gas', 'pay gas', 'pay for gas', 'pay my gas', 'cover gas', 'cover the gas', 'dont have gas', 'dont have any gas', 'have no gas', 'no gas money', 'without paying gas', 'relay', 'relayer', 'relayed', 'no eth for gas', 'cant afford gas', 'out of gas'],
   GAS: ['gas', 'fees', 'fee'],
@@ -141,5 +141,6 @@ export const KEEP = new Set(
     'leaf lend letter lift lost love luck lunch mile movie north outer pass plain plane plant play poor prefer pride prize ' +
     'proper protect quiet race rare relax rise save seat seek shake shell shoe shop shot sing size slow smell soap speed ' +
     'spell spite sport stage star stare thin thus touch winter snake prime prince swamp swan sway spam barn tall tale ' +
-    'megachad megagooner mogger jester chadboard proposal proposals').split(/\s+/),
+    // A relayed request ("user wants …") is not about other people.
+    'user megachad megagooner mogger jester chadboard proposal proposals').split(/\s+/),
 )
