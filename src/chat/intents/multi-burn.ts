@@ -24,7 +24,7 @@ const FEE_USDM = Number(formatUnits(INFRA_FEE_WEI, TOKEN_DECIMALS))
 export const multiBurn: IntentHandler = {
   description: `Several portraits at once: count × ${BURN_WORDS.total} tokens and count × ${BURN_WORDS.fee}, and whether the wallet can afford it`,
   example: 'burn 3 times',
-  operations: [getWallet, getPrice],
+  operations: [getWallet, getPortalTokens, getPrice],
   async reply(ctx, runner): Promise<Reply> {
     const count = ctx.entities.count ?? 2
     const tokensRequired = count * BURN_TOTAL_TOKENS
