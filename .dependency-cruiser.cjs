@@ -66,6 +66,13 @@ module.exports = {
       to: { path: '^src/cli/' },
     },
     {
+      name: 'chat-calls-operations-through-its-runner',
+      comment: 'chat/runner.ts is the one place chat runs an operation (so serving can change there alone)',
+      severity: 'error',
+      from: { path: '^src/chat/', pathNot: '^src/chat/runner\\.ts$' },
+      to: { path: ['^src/operations/runtime/run-operation\\.ts$', '^src/operations/runtime/serve'] },
+    },
+    {
       name: 'every-module-in-a-layer',
       comment: 'A new folder of src/ gets a place in LAYERS (or devnet\'s rules) before it is used',
       severity: 'error',

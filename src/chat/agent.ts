@@ -1,7 +1,8 @@
 import type { Config } from '../config/load.ts'
 import type { Context } from '../context.ts'
 import { chat, type ChatRequest, type ChatResult } from './engine.ts'
-import { INTENTS, INTENT_TABLE } from './intents.ts'
+import { INTENTS } from './intent-names.ts'
+import { INTENT_HANDLERS } from './intents/index.ts'
 import { createLlmRefiner, type LlmRefiner } from './llm.ts'
 
 const refiners = new WeakMap<Config, LlmRefiner | null>()
@@ -30,9 +31,9 @@ export const chatAgent = {
   intents() {
     return INTENTS.map((intent) => ({
       intent,
-      description: INTENT_TABLE[intent].description,
-      operations: INTENT_TABLE[intent].operations,
-      example: INTENT_TABLE[intent].example,
+      description: INTENT_HANDLERS[intent].description,
+      operations: INTENT_HANDLERS[intent].operations.map((op) => op.id),
+      example: INTENT_HANDLERS[intent].example,
     }))
   },
 }

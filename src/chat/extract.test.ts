@@ -1,6 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import fc from 'fast-check'
 import { extractEntities } from './extract.ts'
+import { classify } from './classify.ts'
 
 test('addresses come out EIP-55, names lower-cased, transaction hashes ignored', () => {
   const e = extractEntities(`compare 0x70997970c51812dc3a010c7d01b50e0d17dc79c8 with Alice.MEGA, tx 0x${'ab'.repeat(32)}`)
@@ -41,4 +43,55 @@ test('proposal ids, support, venues and chains', () => {
   }
   assert.equal(extractEntities('the base fee').chain, undefined)
   assert.equal(extractEntities('buy 1 eth of mc').chain, undefined)
+})
+
+test('recipients come only from an explicit phrase: "to", "for", "recipient" and a closed list of words between', () => {
+  const a = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+  const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+  for (const message of [`swap 1 eth to ${a}`, `buy mc for ${a}`, `to my other wallet ${a}`, `recipient: ${a}`, `send the tokens to wallet at ${a}`, `beneficiary ${a}`]) {
+    assert.deepEqual(extractEntities(message).recipients, [A], message)
+  }
+  for (const message of [`swap 0.01 eth for megachad, tx from ${a} said it works`, `${a} told me to swap`, `what does ${a} hold`, `swap 1 eth for megachad tx from ${a}`, `into ${a}`, `tomorrow ${a}`]) {
+    assert.deepEqual(extractEntities(message).recipients, [], message)
+    assert.deepEqual(extractEntities(message).addresses, [A], message)
+  }
+  assert.deepEqual(extractEntities('swap 1 eth to alice.mega').recipients, ['alice.mega'])
+})
+
+test('amounts are exact decimals: exponents, wei and gwei without floats; unusable ones are set apart', () => {
+  assert.deepEqual(extractEntities('swap 1e18 wei').amounts, [{ value: '1', token: 'ETH', raw: '1e18 wei' }])
+  assert.equal(extractEntities('swap 0.5 gwei').amounts[0]!.value, '0.0000000005')
+  assert.equal(extractEntities('buy 2.5e-2 eth').amounts[0]!.value, '0.025')
+  for (const message of ['swap 1e320 gwei', 'swap 0.5 wei', `swap ${'9'.repeat(330)} gwei`, 'buy 1e16 mc', 'swap 0.0000000000000000001 eth']) {
+    const entities = extractEntities(message)
+    assert.deepEqual(entities.amounts, [], message)
+    assert.equal(entities.invalidAmounts.length, 1, message)
+  }
+})
+
+test('fuzz: no message makes extraction or classification throw; every amount is a bounded plain decimal', () => {
+  const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((bytes) => `0x${Buffer.from(bytes).toString('hex')}`)
+  const number = fc.oneof(
+    fc.bigInt({ min: 0n, max: 10n ** 400n }).map(String),
+    fc.double().map(String),
+    fc.tuple(fc.nat(), fc.integer({ min: -100_000, max: 100_000 })).map(([m, e]) => `${m}e${e}`),
+    fc.tuple(fc.nat(), fc.nat({ max: 10 ** 9 })).map(([a, b]) => `${a}.${b}`),
+    fc.constantFrom('Infinity', 'NaN', '-0', '1e', '.5', '1,000,000', '0,5', '1.2.3', '1e+308', '9'.repeat(400)),
+  )
+  const word = fc.constantFrom(
+    'swap', 'buy', 'stake', 'burn', 'eth', 'wei', 'gwei', 'k', 'm', 'million', 'b', 'tokens', 'mc', 'mg', 'usdm', 'to', 'for', 'from', 'recipient:',
+    'my', 'other', 'wallet', 'x', 'times', 'proposal', '#', 'half', 'an', 'alice.mega', ',', '.', '-', 'e', '$', 'on', 'base', 'op',
+  )
+  const part = fc.tuple(fc.oneof(word, number, address, fc.string({ maxLength: 8 })), fc.constantFrom(' ', '', ' ', ', '))
+  const message = fc.array(part, { maxLength: 14 }).map((parts) => parts.map(([text, separator]) => text + separator).join(''))
+  fc.assert(
+    fc.property(fc.oneof(message, fc.string({ maxLength: 200 })), (text) => {
+      const entities = extractEntities(text)
+      for (const amount of entities.amounts) assert.match(amount.value, /^\d{1,15}(\.\d{1,18})?$/, `${text} → ${amount.value}`)
+      if (entities.count !== undefined) assert.ok(Number.isInteger(entities.count) && entities.count > 1 && entities.count <= 1000)
+      for (const who of entities.recipients) assert.ok(entities.parties.includes(who) || who.endsWith('.mega'), `${text}: ${who} is a party of the message`)
+      classify(text, entities)
+    }),
+    { numRuns: Number(process.env.FUZZ_RUNS ?? 2000) },
+  )
 })

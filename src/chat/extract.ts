@@ -1,4 +1,4 @@
-import { getAddress, formatEther, type Address } from 'viem'
+import { getAddress, type Address } from 'viem'
 
 export type Token = 'MC' | 'MG' | 'ETH' | 'WETH' | 'USDm'
 export type Venue = 'mogger' | 'jester'
@@ -27,7 +27,27 @@ export type Entities = {
   support?: Support
   /** The message says "all"/"everything"/"max" about an amount. */
   all: boolean
+  /**
+   * Who the message names as the receiver of money, in an explicit phrase ("to 0x…", "for my
+   * other wallet 0x…", "recipient: 0x…"): addresses (EIP-55) or `.mega` names, in order. An
+   * address merely mentioned ("tx from 0x… said it works") is never here.
+   */
+  recipients: string[]
+  /** Amounts written but not usable (not a finite decimal, above 10^15, or below one wei), as written. */
+  invalidAmounts: string[]
 }
+
+/** Words that may stand between "to"/"for" and the recipient: "to my other wallet 0x…", "recipient: 0x…". */
+const RECIPIENT_FILLER = '(?:my|our|the|this|that|other|another|second|2nd|new|own|cold|hot|main|alt|wallet|address|account|addy|addr|at|is|be|should|[:=])'
+/**
+ * An explicit recipient: "to", "for", "recipient", "receiver" or "beneficiary", at most four
+ * filler words of the closed list above, then an address or a `.mega` name. A closed list, so
+ * "for megachad, tx from 0x…" names no recipient.
+ */
+const RECIPIENT_PHRASE = new RegExp(
+  `(?<![\\w])(?:to|for|recipient|receiver|beneficiary)\\s*[:=]?\\s*(?:${RECIPIENT_FILLER}\\s*){0,4}(0x[0-9a-f]{40}(?![0-9a-z])|[a-z0-9_-]{1,64}\\.mega\\b)`,
+  'g',
+)
 
 const WORD_NUMBERS: Record<string, number> = {
   one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
@@ -52,7 +72,8 @@ const CHAIN_WORDS: Array<[RegExp, SourceChain]> = [
   [/^(?:avalanche|avax|avalance)$/, 'avalanche'],
 ]
 
-const SCALE: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mil: 1e6, mill: 1e6, million: 1e6, mm: 1e6, b: 1e9, billion: 1e9 }
+/** Zeros of each written scale ("225k", "1.5 million"). */
+const SCALE: Record<string, number> = { k: 3, thousand: 3, m: 6, mil: 6, mill: 6, million: 6, mm: 6, b: 9, billion: 9 }
 
 function tokenOf(word: string): Token | undefined {
   for (const [pattern, token] of TOKEN_WORDS) if (pattern.test(word)) return token
@@ -64,16 +85,42 @@ function chainOf(word: string): SourceChain | undefined {
   return undefined
 }
 
-/** A decimal string of `n × scale` without float noise ("1.5" × 1e3 → "1500"). */
-function scaled(digits: string, scale: number): string {
-  if (scale === 1) return digits.replace(/^0+(?=\d)/, '') || '0'
-  const [whole, frac = ''] = digits.split('.')
-  const zeros = Math.round(Math.log10(scale))
-  const shifted = (whole ?? '0') + frac.padEnd(zeros, '0')
-  const point = (whole ?? '0').length + zeros
-  const intPart = shifted.slice(0, point).replace(/^0+(?=\d)/, '') || '0'
-  const fracPart = shifted.slice(point).replace(/0+$/, '')
+/** Digits of the integer part an amount may have: 10^15 of any token is above every supply. */
+const MAX_INTEGER_DIGITS = 15
+/** Decimals of the service's tokens and of ETH: a smaller amount does not exist on chain. */
+const MAX_DECIMALS = 18
+
+/** `decimal` × 10^places, exactly, as a plain decimal string ("1.5", 3 → "1500"; "5", -1 → "0.5"). */
+function shiftDecimal(decimal: string, places: number): string {
+  const [whole = '0', frac = ''] = decimal.split('.')
+  let digits = whole + frac
+  let point = whole.length + places
+  if (point < 0) {
+    digits = '0'.repeat(-point) + digits
+    point = 0
+  }
+  digits = digits.padEnd(point, '0')
+  const intPart = digits.slice(0, point).replace(/^0+(?=\d)/, '') || '0'
+  const fracPart = digits.slice(point).replace(/0+$/, '')
   return fracPart ? `${intPart}.${fracPart}` : intPart
+}
+
+/**
+ * An amount as written ("1.5", exponent "-3", scale 1e3, unit "gwei") in human units of its
+ * token, computed on decimal strings (never through floats, so never Infinity or rounding), or
+ * undefined when it is not a usable amount: more than 10^15, or finer than 18 decimals
+ * (below one wei).
+ */
+function exactAmount(digits: string, exponent: number, scaleZeros: number, unitWord: string | undefined): string | undefined {
+  // Units of 10^-18 and 10^-9 ETH; written in them, the value is converted to ETH.
+  const unitZeros = unitWord === 'wei' ? -18 : unitWord === 'gwei' ? -9 : 0
+  const places = exponent + scaleZeros + unitZeros
+  // Checked before shifting, so "1e999999" never pads a million zeros.
+  if (Math.abs(places) > MAX_INTEGER_DIGITS + MAX_DECIMALS + 40) return undefined
+  const value = shiftDecimal(digits, places)
+  const [whole = '0', frac = ''] = value.split('.')
+  if (whole.length > MAX_INTEGER_DIGITS || frac.length > MAX_DECIMALS) return undefined
+  return value
 }
 
 /**
@@ -82,10 +129,14 @@ function scaled(digits: string, scale: number): string {
  */
 export function extractEntities(message: string): Entities {
   let text = ` ${message.toLowerCase().replace(/[’‘]/g, "'")} `
-  const entities: Entities = { addresses: [], names: [], parties: [], amounts: [], tokens: [], all: false }
+  const entities: Entities = { addresses: [], names: [], parties: [], amounts: [], tokens: [], all: false, recipients: [], invalidAmounts: [] }
 
   // Addresses first, so their hex digits are never read as numbers; tx hashes are skipped.
   text = text.replace(/0x[0-9a-f]{64}/g, ' ')
+  for (const match of text.matchAll(RECIPIENT_PHRASE)) {
+    const who = match[1]!.startsWith('0x') ? getAddress(match[1]!) : match[1]!
+    if (!entities.recipients.includes(who)) entities.recipients.push(who)
+  }
   text = text.replace(/0x[0-9a-f]{40}(?![0-9a-z])/g, (hex) => {
     const address = getAddress(hex)
     if (!entities.addresses.includes(address)) entities.addresses.push(address)
@@ -140,23 +191,21 @@ export function extractEntities(message: string): Entities {
   // "half an eth", "half a megachad": 0.5 of the unit.
   text = text.replace(/\bhalf\s+(?:an?\s+)?(\$?[a-z][a-z-]*)/g, (m, unit: string) => (tokenOf(unit) ? ` 0.5 ${unit}` : m))
 
-  // Amounts: a number, an optional scale (k, m, million), an optional unit.
+  // Amounts: a number, an optional exponent ("1e18"), an optional scale (k, m, million), an optional unit.
   const amountPattern =
-    /(?<![\w.])(\d+(?:[.,]\d+)*|\.\d+)\s*(?:(k|thousand|m|mil|mill|million|mm|b|billion)(?![a-z]))?\s*(\$?[a-z][a-z-]*)?/g
+    /(?<![\w.])(\d+(?:[.,]\d+)*|\.\d+)(?:e([+-]?\d+)(?![\w.]))?\s*(?:(k|thousand|m|mil|mill|million|mm|b|billion)(?![a-z]))?\s*(\$?[a-z][a-z-]*)?/g
   for (const match of text.matchAll(amountPattern)) {
     let digits = match[1]!
     // "1,000" is a thousands separator; "0,5" a decimal comma.
     digits = /^\d{1,3}(,\d{3})+$/.test(digits) ? digits.replace(/,/g, '') : digits.replace(',', '.')
     if (!/^\d*\.?\d+$/.test(digits)) continue
     if (digits.startsWith('.')) digits = `0${digits}`
-    const scale = match[2] ? SCALE[match[2]]! : 1
-    const unitWord = match[3]
+    const unitWord = match[4]
     // "225000 tokens" counts the service token (MEGACHAD), never ETH.
     const unit = unitWord ? (tokenOf(unitWord) ?? (/^(?:tokens?|coins?)$/.test(unitWord) ? 'MC' : undefined)) : undefined
-    let value = scaled(digits, scale)
-    if (unitWord === 'wei' && /^\d+$/.test(value)) value = formatEther(BigInt(value))
-    else if (unitWord === 'gwei') value = formatEther(BigInt(Math.round(Number(value) * 1e9)))
-    entities.amounts.push({ value, token: unit, raw: match[0].trim() })
+    const value = exactAmount(digits, Number(match[2] ?? 0), match[3] ? SCALE[match[3]]! : 0, unitWord)
+    if (value === undefined) entities.invalidAmounts.push(match[0].trim())
+    else entities.amounts.push({ value, token: unit, raw: match[0].trim() })
   }
 
   const words = text.split(/[^a-z0-9$-]+/).filter((w) => w && !/^-+$/.test(w))

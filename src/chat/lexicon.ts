@@ -4,7 +4,7 @@
  * over concepts and entities, never over whole sentences.
  */
 export const CONCEPTS: Record<string, string[]> = {
-  LOOKSMAXX: ['looksmaxx', 'looksmax', 'lookmaxx', 'lookmax', 'looksmaxxing', 'looksmaxing', 'looksmaxxed', 'looksmaxed', 'looksmaxxer', 'looksmaxer', 'glowup', 'glow up', 'lasereyes', 'laser eyes', 'laser eye', 'chadify', 'chadded', 'look like', 'be a megachad', 'become a megachad', 'look better', 'look good', 'look hot', 'hotter', 'better looking'],
+  LOOKSMAXX: ['looksmaxx', 'looksmax', 'lookmaxx', 'lookmax', 'looksmaxxing', 'looksmaxing', 'looksmaxxed', 'looksmaxed', 'looksmaxxer', 'looksmaxer', 'glowup', 'glow up', 'lasereyes', 'laser eyes', 'laser eye', 'chadify', 'chadded', 'look like', 'be a megachad', 'become a megachad', 'look better', 'look good', 'look hot', 'hotter', 'better looking', 'transform'],
   PORTRAIT: ['portrait', 'pfp', 'picture', 'pic', 'image', 'selfie', 'photo', 'face', 'avatar', 'jpeg', 'jpg', 'art', 'artwork', 'headshot', 'chads'],
   MINT: ['mint', 'generate', 'create', 'make', 'made', 'render', 'produce', 'craft'],
   NFT: ['nft', 'nfts'],
@@ -44,7 +44,7 @@ export const CONCEPTS: Record<string, string[]> = {
   REFERRAL: ['referral', 'referal', 'referrals', 'refer', 'referrer', 'referred', 'ref', 'reflink', 'ref link', 'ref code', 'invite', 'affiliate', 'commission', 'kickback', 'referring'],
   EARN: ['earn', 'earned', 'earning', 'earnings', 'income', 'payout', 'paid', 'pay out', 'pay', 'pays'],
   CODE: ['code', 'link'],
-  REGISTER: ['register', 'registration', 'signup', 'sign up', 'sign me up', 'enroll', 'become', 'join', 'onboard', 'apply', 'enlist'],
+  REGISTER: ['register', 'accept', 'registration', 'signup', 'sign up', 'sign me up', 'enroll', 'become', 'join', 'onboard', 'apply', 'enlist'],
   AGENT: ['agent', 'agents', 'bot', 'partner'],
   GASLESS: ['gasless', 'gasfree', 'gas free', 'no gas', 'without gas', 'zero gas', 'free gas', 'meta transaction', 'metatx', 'meta tx', 'sponsor', 'sponsored', 'pay the gas', 'pay gas', 'pay for gas', 'pay my gas', 'cover gas', 'cover the gas', 'dont have gas', 'dont have any gas', 'have no gas', 'no gas money', 'without paying gas', 'relay', 'relayer', 'relayed', 'no eth for gas', 'cant afford gas', 'out of gas'],
   GAS: ['gas', 'fees', 'fee'],
@@ -52,7 +52,7 @@ export const CONCEPTS: Record<string, string[]> = {
   COMPARE: ['compare', 'comparison', 'vs', 'versus', 'diff', 'difference', 'side by side', 'who has more', 'better', 'whos better', 'bigger', 'richer', 'stronger', 'stack up', 'match up', 'or me'],
   MULTI: ['times', 'multiple', 'several', 'batch', 'bulk', 'repeat', 'again and again', 'a bunch'],
   SCHEDULE: ['schedule', 'scheduled', 'recurring', 'recur', 'every day', 'every week', 'every month', 'each week', 'each day', 'daily', 'weekly', 'monthly', 'automate', 'automatic', 'automatically', 'auto', 'dca', 'cron', 'remind', 'periodically', 'routine', 'subscription', 'subscribe', 'on repeat', 'every friday', 'every monday', 'every sunday'],
-  ABOUT: ['what is', 'whats', 'explain', 'about', 'tell me', 'describe', 'how does', 'how do', 'help', 'info', 'information', 'docs', 'documentation', 'purpose', 'intro', 'introduce', 'guide', 'tutorial', 'faq', 'what can', 'what do', 'what does', 'what are you', 'who r you', 'who are', 'how it works', 'how this works', 'eli5', 'wtf is', 'meaning'],
+  ABOUT: ['what is', 'whats', 'explain', 'about', 'tell me', 'describe', 'how does', 'how do', 'help', 'info', 'information', 'docs', 'documentation', 'purpose', 'intro', 'introduce', 'guide', 'tutorial', 'faq', 'what can', 'what do', 'what does', 'what are you', 'talking to', 'who r you', 'who are', 'how it works', 'how this works', 'eli5', 'wtf is', 'meaning'],
   SERVICE: ['megachad', 'service', 'project', 'platform', 'app', 'site', 'this', 'thing', 'you', 'it', 'system'],
   WHO_IS: ['who is', 'whos'],
   IDENTITY: ['profile', 'identity', 'whois', 'lookup', 'look up', 'reputation', 'rep', 'tier', 'stalk', 'dox', 'info on', 'details on', 'details of'],
@@ -141,5 +141,6 @@ export const KEEP = new Set(
     'leaf lend letter lift lost love luck lunch mile movie north outer pass plain plane plant play poor prefer pride prize ' +
     'proper protect quiet race rare relax rise save seat seek shake shell shoe shop shot sing size slow smell soap speed ' +
     'spell spite sport stage star stare thin thus touch winter snake prime prince swamp swan sway spam barn tall tale ' +
-    'megachad megagooner mogger jester chadboard proposal proposals').split(/\s+/),
+    // A relayed request ("user wants …") is not about other people.
+    'user megachad megagooner mogger jester chadboard proposal proposals').split(/\s+/),
 )

@@ -1,4 +1,4 @@
-import { INTENTS, type Intent } from './intents.ts'
+import { INTENTS, type Intent } from './intent-names.ts'
 
 export type LlmRefiner = {
   /**

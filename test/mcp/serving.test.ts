@@ -53,3 +53,17 @@ test('an HTTP read warms the cache an MCP call of the same question is served fr
   assert.deepEqual(viaMcp.structuredContent, viaHttp.body)
   assert.equal(chainReads(), before, 'any spelling of the address is the same question')
 })
+
+test("chat's price answer is served from the same cache: asked twice, the second reads nothing from the chain", async () => {
+  const first = await app.post('/api/agent/chat', { message: 'what is the price of megachad?' })
+  assert.equal(first.status, 200)
+  assert.equal(first.body.operationId, 'get_price')
+  const afterFirst = chainReads()
+  const second = await app.post('/api/agent/chat', { message: 'what is the price of megachad?' })
+  assert.equal(second.body.answer, first.body.answer)
+  assert.equal(chainReads(), afterFirst, 'no eth_call for the second answer')
+  // And the HTTP route answers from what chat read.
+  const viaHttp = await app.get('/api/price')
+  assert.deepEqual(viaHttp.body, second.body.data)
+  assert.equal(chainReads(), afterFirst)
+})

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
-import { addressIn } from '../schemas.ts'
+import { addressIn, addressOut } from '../schemas.ts'
 
 export const CHAT_PATH = '/api/agent/chat'
 
@@ -24,6 +24,8 @@ const entities = z.object({
   chain: z.string().optional(),
   support: z.string().optional(),
   all: z.boolean(),
+  recipients: z.array(z.string()).describe('Addresses or .mega names the message names in an explicit recipient phrase ("to 0x…")'),
+  invalidAmounts: z.array(z.string()).describe('Amounts written that no transaction can carry (refused with INVALID_AMOUNT)'),
 })
 
 export const chatWithAgent = defineOperation({
@@ -35,7 +37,8 @@ export const chatWithAgent = defineOperation({
   summary: 'Ask in plain English: the intent, a short answer, the data of the operation behind it, and suggested calls',
   description:
     'No model or key needed: entities (addresses, .mega names, amounts, counts, proposal ids, venues, tokens, chains, vote support) are read from the message and the optional wallet is the context. ' +
-    'The answer carries intent ("unclear" with the closest intents as suggestions when unsure), answer, data (the raw answer of the operation called, or null), actions (valid calls of this API: label, endpoint, method, body), confidence, suggestions, entities, classifiedBy, operationId and error (the code of a refused call). Nothing is written on chain.',
+    'The answer carries intent ("unclear" with the closest intents as suggestions when unsure), answer, data (the raw answer of the operation called, or null), actions (valid calls of this API: label, endpoint, method, body), confidence, suggestions, entities, classifiedBy, operationId, error (the code of a refused call) and recipient. Nothing is written on chain. ' +
+    'Transactions are built only for the request\'s wallet, or for an address the message names explicitly ("to 0x…", "for my other wallet 0x…"); an address merely mentioned is only ever read. Every answer that carries a transaction names its recipient and the ETH it sends.',
   tags: ['chat'],
   input: z.object({
     message: z
@@ -57,6 +60,10 @@ export const chatWithAgent = defineOperation({
     classifiedBy: z.enum(['rules', 'llm']),
     operationId: z.string().nullable(),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    recipient: z
+      .object({ address: addressOut, source: z.enum(['wallet', 'message']) })
+      .nullable()
+      .describe('Who receives what the answer\'s transactions move: the request\'s wallet, or an explicit "to 0x…" of the message; never an address merely mentioned. Null when the answer carries no such transaction'),
   }),
   errors: ['INVALID_ADDRESS'],
   // Every port: the chat engine runs the operations of the registry with this ctx, and each of

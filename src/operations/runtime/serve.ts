@@ -29,6 +29,11 @@ export type Caller = {
   minBlock?: bigint
   /** The per-address limit was counted already (HTTP does it before reading a body). */
   admitted?: boolean
+  /**
+   * A call made on behalf of a request that was counted itself (chat's reads for one message):
+   * no limit counts it again; cache and freshness apply as to any call.
+   */
+  nested?: boolean
 }
 
 /** An answer: its serialized bytes, the block it is exact as of, and the caller's limit state. */
@@ -96,7 +101,7 @@ export function createServing(ctx: Context, limits: Limits): Serving {
     of,
     async call(op, raw, caller) {
       const handle = of(op)
-      if (!caller.admitted) {
+      if (!caller.admitted && !caller.nested) {
         const admitted = handle.admit(caller)
         if (admitted) await admitted
       }
@@ -159,7 +164,7 @@ function serveOperation(ctx: Context, op: AnyOperation, limits: Limits): Operati
     },
     serve(parsed, caller) {
       if (op.streams) throw new AppError('INTERNAL_ERROR', 'internal error', { cause: new Error(`${op.id} streams; serve it with stream()`) })
-      const walletLimit = limits.checkWallet(limitClass, parsed.input)
+      const walletLimit = caller.nested ? undefined : limits.checkWallet(limitClass, parsed.input)
       const asked = caller.minBlock
       if (walletLimit || (asked !== undefined && ctx.fresh.block() < asked)) return compute(parsed, caller, walletLimit)
       const hit = ttlMs > 0 ? ctx.cache.peek(parsed.key, freshnessFor(asked)) : undefined
