@@ -34,6 +34,8 @@ export type PortraitRequest = {
   image: string
   imageType?: string
   payment?: CompletePaymentPayload
+  /** The paid resource the payment was offered for (stored with it; its receipt names it). Default: the HTTP route. */
+  resource?: string
   /** EIP-712 RedeemBurn by the burner: required without a payment, or when the payer is not the burner. */
   burnerSignature?: `0x${string}`
   burnerDeadline?: number
@@ -43,9 +45,10 @@ export function statusUrl(ctx: Pick<PortraitContext, 'baseUrl'>, burnTxHash: str
   return `${ctx.baseUrl()}/api/x402/looksmaxx/${burnTxHash}`
 }
 
-export function looksmaxxRequirements(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>): PaymentRequirements {
+/** The looksmaxx fee's payment option, for the resource the client calls (default: the HTTP route). */
+export function looksmaxxRequirements(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>, resource = `${ctx.baseUrl()}/api/x402/looksmaxx`): PaymentRequirements {
   return buildPaymentRequirements({
-    resource: `${ctx.baseUrl()}/api/x402/looksmaxx`,
+    resource,
     payTo: ctx.chain.facilitator,
     forwarder: ctx.chain.contracts.usdmForwarder,
   })
@@ -74,7 +77,7 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
   // Cheap checks first, in the order a user fixes them, none of which decodes a pixel or
   // reads the chain: the image header, the payment's own fields, the burner's consent.
   const header = inspectPortrait(request.image, request.imageType)
-  const requirements = request.payment ? looksmaxxRequirements(ctx) : undefined
+  const requirements = request.payment ? looksmaxxRequirements(ctx, request.resource) : undefined
   const nowSeconds = Math.floor(ctx.clock() / 1000)
   if (request.payment && requirements) refuseLongLivedPayment(request.payment, requirements, nowSeconds)
   const proof = await verifyBurnerProof({

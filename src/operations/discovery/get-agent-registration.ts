@@ -14,7 +14,7 @@ export const getAgentRegistration = defineOperation({
   cacheSeconds: 3600,
   staleSeconds: 3600,
   mcp: false,
-  uses: ['chain', 'baseUrl'],
+  uses: ['chain', 'baseUrl', 'receipts'],
   async handler(ctx) {
     return buildRegistration(ctx)
   },
