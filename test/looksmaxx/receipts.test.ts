@@ -1,5 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { getAddress, keccak256, toBytes, verifyTypedData, type Hex } from 'viem'
 import { x402Client } from '@x402/core/client'
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http'
@@ -9,9 +12,11 @@ import { validateDiscoveryExtension } from '@x402/extensions/bazaar'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { useApp } from '../support/harness.ts'
+import { claimSubmission } from '../../src/store/submissions.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 
 const app = useApp()
+const here = path.dirname(fileURLToPath(import.meta.url))
 const E18 = 10n ** 18n
 
 /** The key the service publishes, read where an agent reads it: the agent index and the ERC-8004 registration. */
@@ -194,7 +199,30 @@ test('a receipt fails verification when any field of it is changed', async () =>
   }
   // Signed by another key, or checked against another key: refused too.
   assert.equal(await deliveryValid(delivery, agent.address), false)
+
+  // The five lines of docs/agents/receipts.md, as written, with the published key and types.
+  const schema = (await app.get('/.well-known/receipts.json')).body
+  const inputs = { SIGNER: key, DELIVERY: schema.delivery, X402: schema.x402.receipt }
+  assert.deepEqual(await runVerifySnippet({ ...inputs, receipts: result.receipts }), { deliveryOk: true, x402Ok: true })
+  const forged = withLeaf(result.receipts, ['delivery', 'payload', 'delivery', 'recipient'], agent.contracts.token)
+  assert.deepEqual(await runVerifySnippet({ ...inputs, receipts: forged }), { deliveryOk: false, x402Ok: true })
 })
+
+async function runVerifySnippet(inputs: Record<string, unknown>) {
+  const doc = await readFile(path.join(here, '../../docs/agents/receipts.md'), 'utf8')
+  const snippet = /<!-- verify-receipts:start -->\n```ts\n([\s\S]*?)```\n<!-- verify-receipts:end -->/.exec(doc)?.[1]
+  assert.ok(snippet, 'docs/agents/receipts.md has the verification snippet')
+  assert.ok(snippet.trim().split('\n').filter((line) => line.trim() && !line.trim().startsWith('//')).length <= 5, 'five lines')
+  const declared = Object.entries(inputs).map(([name, value]) => `const ${name} = ${JSON.stringify(value)}\n`).join('')
+  const file = path.join(here, `.verify-receipts-${process.pid}-${Math.random().toString(36).slice(2)}.ts`)
+  await writeFile(file, `${declared}${snippet}\nexport { deliveryOk, x402Ok }\n`)
+  try {
+    const { deliveryOk, x402Ok } = await import(pathToFileURL(file).href)
+    return { deliveryOk, x402Ok }
+  } finally {
+    await rm(file, { force: true })
+  }
+}
 
 test('a burn-to-create portrait has a delivery receipt and no x402 receipt', async () => {
   const key = await publishedKey()
@@ -215,12 +243,24 @@ test('a burn-to-create portrait has a delivery receipt and no x402 receipt', asy
   assert.equal(result.receipts.delivery.payload.source, 'burn-to-create')
 })
 
-test('receipts and feedback of a submission that is unknown or not minted: 404 and 409', async () => {
+test('receipts and feedback of a submission that is unknown or not minted: 404 and 409; a bad score is 400', async () => {
   const unknown = `0x${'12'.repeat(32)}`
   for (const path of [`/api/x402/looksmaxx/${unknown}/receipt`, `/api/x402/looksmaxx/${unknown}/feedback-tx`]) {
     const { status, body } = await app.get(path)
     assert.equal(status, 404)
     assert.equal(body.error.code, 'NOT_FOUND')
+  }
+  // A submission claimed but not minted yet (as a request leaves it while it settles): 409 with its status link.
+  const claimed = await claimSubmission(app.ctx.db, {
+    source: 'burn-to-create', burnTxHash: `0x${'34'.repeat(32)}`, devTxHash: `0x${'56'.repeat(32)}`, burner: getAddress(`0x${'78'.repeat(20)}`),
+    burnAmountWei: 225_000n * E18, claimedBlock: 1n, image: { bytes: new Uint8Array([1]), mimeType: 'image/png' }, leaseOwner: 'a test', leaseMs: 600_000,
+  })
+  assert.equal(claimed.claimed, true)
+  for (const path of [`/api/x402/looksmaxx/${'0x' + '56'.repeat(32)}/receipt`, `/api/x402/looksmaxx/${'0x' + '34'.repeat(32)}/feedback-tx`]) {
+    const { status, body } = await app.get(path)
+    assert.equal(status, 409)
+    assert.equal(body.error.code, 'NOT_MINTED')
+    assert.equal(body.error.details.statusUrl, `${app.url}/api/x402/looksmaxx/0x${'34'.repeat(32)}`)
   }
   const bad = await app.get(`/api/x402/looksmaxx/${unknown}/feedback-tx?valueDecimals=19`)
   assert.equal(bad.status, 400)
