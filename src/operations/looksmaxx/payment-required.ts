@@ -80,8 +80,20 @@ const OUTPUT_EXAMPLE = {
   receipts: { x402: { format: 'eip712', payload: {}, signature: '0x…' }, delivery: { format: 'eip712', payload: {}, signature: '0x…' } },
 }
 
-/** How to call the paid looksmaxx, as x402's bazaar extension declares it for this transport. */
+/** Built once per transport: the declaration depends on nothing but the schema. */
+const bazaarHeld = new Map<PaidTransport, Promise<Record<string, unknown>>>()
 function bazaarOf(transport: PaidTransport) {
+  let held = bazaarHeld.get(transport)
+  if (!held) {
+    held = declareLooksmaxxBazaar(transport)
+    held.catch(() => bazaarHeld.delete(transport))
+    bazaarHeld.set(transport, held)
+  }
+  return held
+}
+
+/** How to call the paid looksmaxx, as x402's bazaar extension declares it for this transport. */
+function declareLooksmaxxBazaar(transport: PaidTransport) {
   const inputSchema = jsonSchemaOf(submitLooksmaxxInput, 'input')
   if (transport === 'mcp') {
     return declareBazaar({
