@@ -23,7 +23,7 @@ export const submitLooksmaxx = defineOperation({
   path: '/api/x402/looksmaxx',
   summary: 'Redeem a 225,000-token burn and a 1 USDm x402 payment for a minted AI portrait NFT',
   description:
-    'Only the burner may redeem its burns: a payment signed by burnerAddress proves it; a payer other than the burner needs burnerSignature (EIP-712 RedeemBurn by the burner) or gets 400 INVALID_SIGNATURE. Verifies both burns on chain, claims them atomically (a hash already used gets 409), settles the payment once, then generates, pins and mints. The payment goes in paymentPayload, the x402 v1 X-PAYMENT header or the x402 v2 PAYMENT-SIGNATURE header (base64 JSON; over MCP in _meta["x402/payment"]); a submission without any payment gets 402 with the requirements (v1 body, v2 PAYMENT-REQUIRED header), a malformed payment 400. A v2 payment-identifier replays the first result; the same identifier with another payload is 409 PAYMENT_ID_CONFLICT. After settlement the portrait is owed until minted: a 502 carries the status link and the work finishes on its own.',
+    'Only the burner may redeem its burns: a payment signed by burnerAddress proves it; a payer other than the burner needs burnerSignature (EIP-712 RedeemBurn by the burner) or gets 400 INVALID_SIGNATURE. Verifies both burns on chain, claims them atomically (a hash already used gets 409), settles the payment once, then generates, pins and mints. The payment goes in paymentPayload, the x402 v1 X-PAYMENT header or the x402 v2 PAYMENT-SIGNATURE header (base64 JSON; over MCP in _meta["x402/payment"]); a submission without any payment gets 402 with the requirements (v1 body, v2 PAYMENT-REQUIRED header, with offers signed by the receipt key and the bazaar declaration), a malformed payment 400 (over MCP: the PaymentRequired with the reason, as the x402 MCP binding says). The answer carries two receipts signed by the receipt key (receipts.x402, also in extensions["offer-receipt"] of the settlement header, and receipts.delivery). A v2 payment-identifier replays the first result; the same identifier with another payload is 409 PAYMENT_ID_CONFLICT. After settlement the portrait is owed until minted: a 502 carries the status link and the work finishes on its own.',
   tags: ['looksmaxx'],
   input: submitLooksmaxxInput,
   output: looksmaxxResult,
@@ -35,8 +35,10 @@ export const submitLooksmaxx = defineOperation({
   async handler(ctx, input, meta) {
     const transport: PaidTransport = meta.transport === 'mcp' ? 'mcp' : 'http'
     let received
+    let paymentId: string | undefined
     try {
       received = readPayment(input.paymentPayload, meta.headers)
+      paymentId = received?.version === 2 ? readPaymentIdentifier(received.v2.extensions) : undefined
     } catch (error) {
       // x402 over MCP: a payment that does not verify is answered with the requirements and the
       // reason (transports-v2/mcp.md, Error Handling), not with a tool error a client cannot pay.
@@ -58,7 +60,6 @@ export const submitLooksmaxx = defineOperation({
     }
     const payment = received.payment
     const auth = payment.payload.authorization
-    const paymentId = received.version === 2 ? readPaymentIdentifier(received.v2.extensions) : undefined
     if (paymentId !== undefined && received.version === 2) {
       const fingerprint = fingerprintOf(received.v2, { ...input, paymentPayload: undefined })
       const reservation = await reservePaymentIdentifier(ctx.db, { id: paymentId, fingerprint, paymentFrom: auth.from, paymentNonce: auth.nonce })
