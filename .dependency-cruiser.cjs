@@ -5,7 +5,7 @@
  */
 const LAYERS = [
   { name: 'base', paths: ['^src/errors/', '^src/config/', '^src/data/', '^src/util/'] },
-  { name: 'infrastructure', paths: ['^src/chain/', '^src/store/', '^src/adapters/', '^src/cache/', '^src/events/', '^src/x402/'] },
+  { name: 'infrastructure', paths: ['^src/chain/', '^src/store/', '^src/adapters/', '^src/cache/', '^src/events/', '^src/x402/', '^src/receipts/'] },
   { name: 'services', paths: ['^src/indexer/', '^src/pipeline/'] },
   { name: 'operations', paths: ['^src/context\\.ts$', '^src/operations/'] },
   { name: 'adapters-in', paths: ['^src/chat/', '^src/http/', '^src/mcp/', '^src/web/'] },

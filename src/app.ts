@@ -22,6 +22,7 @@ import { mountWeb } from './web/routes.ts'
 import { operations as registry } from './operations/index.ts'
 import type { AnyOperation } from './operations/define.ts'
 import { resolveHotKeys } from './chain/hot-keys.ts'
+import { createReceiptIssuer } from './receipts/issuer.ts'
 import { createTxSender } from './chain/sender/tx-sender.ts'
 import { createBuiltinFacilitator } from './adapters/facilitator/builtin.ts'
 import { createHttpFacilitator } from './adapters/facilitator/http.ts'
@@ -216,6 +217,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     pipeline: { deps, facilitator, worker, owner: worker.owner, leaseMs },
     indexer,
     economy: { relayer },
+    // The minter's key: the one whose mint transactions deliver what the receipts state.
+    receipts: createReceiptIssuer(keys.minter),
     baseUrl: () => baseUrl,
     clock: options.clock ?? Date.now,
     chat: chatAgent,

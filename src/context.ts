@@ -11,6 +11,7 @@ import type { Worker } from './pipeline/worker.ts'
 import type { EventBus } from './adapters/bus/port.ts'
 import type { Indexer } from './indexer/indexer.ts'
 import type { TxSender } from './chain/sender/tx-sender.ts'
+import type { ReceiptIssuer } from './receipts/issuer.ts'
 
 /**
  * The registry's entries, named here without importing operations/ (a layer above): the
@@ -52,6 +53,8 @@ export type Context = {
   indexer: Indexer
   /** Transaction senders of the agent economy (the relayer's hot key). */
   economy: { relayer: TxSender }
+  /** Signs the 402's offers and the portraits' receipts with the published receipt key (the minter's). */
+  receipts: ReceiptIssuer
   /** Absolute base URL of this service as clients reach it (known once listening). */
   baseUrl(): string
   /** The current time in milliseconds since the epoch, like Date.now (a test hands a fixed one). */

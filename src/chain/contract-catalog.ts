@@ -68,17 +68,25 @@ export const contractCatalog: Record<ContractName, ContractFacts> = {
   identityRegistry: {
     label: 'ERC-8004 Identity Registry',
     kind: 'ERC-721 agent identities',
-    description: 'Holds the service agent registration.',
-    keyFunctions: ['register(string)', 'tokenURI(uint256)', 'ownerOf(uint256)', 'getAgentWallet(uint256)'],
+    description: 'Holds the service agent registration (ERC-8004 v1 interface).',
+    keyFunctions: ['register(string)', 'tokenURI(uint256)', 'ownerOf(uint256)', 'getAgentWallet(uint256)', 'getMetadata(uint256,string)'],
+    events: ['Registered(uint256 indexed,string,address indexed)'],
   },
   reputationRegistry: {
     label: 'ERC-8004 Reputation Registry',
     kind: 'Agent feedback',
-    description: 'Feedback about agents; the leaderboard shows its summary.',
+    description: 'Feedback about agents (ERC-8004 v1 interface); the leaderboard and the agent info show its summary.',
     keyFunctions: [
       'giveFeedback(uint256,int128,uint8,string,string,string,string,bytes32)',
+      'revokeFeedback(uint256,uint64)',
       'getSummary(uint256,address[],string,string)',
+      'readFeedback(uint256,address,uint64)',
       'getClients(uint256)',
+      'getLastIndex(uint256,address)',
+    ],
+    events: [
+      'NewFeedback(uint256 indexed,address indexed,uint64,int128,uint8,string indexed,string,string,string,string,bytes32)',
+      'FeedbackRevoked(uint256 indexed,address indexed,uint64 indexed)',
     ],
   },
   names: {

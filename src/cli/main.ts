@@ -10,12 +10,20 @@ import { WalletError, shortMessage } from './wallet.ts'
 import { looksmaxx } from './commands/looksmaxx.ts'
 import { chat, plan, price, wallet } from './commands/reads.ts'
 import { gaslessBurn, stake, vote } from './commands/writes.ts'
+import { feedback, limits, receipt } from './commands/receipts.ts'
 
 export const HELP = `burn-to-create <command> [options]
 
 Commands
-  looksmaxx --image <file> [--eth <amount>]   swap if needed, burn, pay 1 USDm, mint your portrait
-            [--burn-tx <hash> --dev-tx <hash>]  reuse burns already made (retry a submission)
+  looksmaxx --image <file> [--eth <amount>]   swap if needed, burn, pay 1 USDm, mint your portrait;
+            [--burn-tx <hash> --dev-tx <hash>]  verifies and prints its two signed receipts
+                                              (--burn-tx/--dev-tx: reuse burns already made)
+  receipt <burnTxHash>                        verify and print a looksmaxx's receipts
+  feedback <burnTxHash> [--score <n>] [--tag <tag1>]
+                                              rate the service (ERC-8004) with the receipts as proof
+                                              (default 100, tag starred)
+  limits [--daily-eth <amount|off>] [--daily-usdm <amount|off>]
+                                              show or set the daily spend caps of a wallet
   price                                       token price and what a portrait costs
   plan [--address <0x..>] [--eth <amount>]    the ordered looksmaxx plan for a wallet
   wallet [--address <0x..>]                   balances and burn eligibility
@@ -31,9 +39,16 @@ Options
   --rpc <url>       RPC to send with (default: the one the service advertises)
   --json            print the result as JSON on stdout (progress goes to stderr); a failure
                     prints {"error":{"code","message",...}} there
+  --max-eth <amount>   the most ETH this command may send (swap value; gas not counted)
+  --max-usdm <amount>  the most USDm this command may pay (x402)
   -h, --help        this help
 
-Exit codes: 0 done, 1 the service, the chain or the wallet refused, 2 a usage mistake.
+Spend caps: --max-eth, --max-usdm and the daily caps (limits; kept per wallet and UTC day in
+BURN_TO_CREATE_STATE, default ~/.local/state/burn-to-create/state.json) are checked against the
+whole command before its first transaction; over a cap nothing is sent and the exit code is 2
+(MAX_ETH_EXCEEDED, MAX_USDM_EXCEEDED, DAILY_ETH_EXCEEDED, DAILY_USDM_EXCEEDED).
+
+Exit codes: 0 done, 1 the service, the chain or the wallet refused, 2 a usage mistake or a cap.
 `
 
 const options = {
@@ -50,6 +65,12 @@ const options = {
   venue: { type: 'string', default: 'mogger' },
   action: { type: 'string', default: 'stake' },
   support: { type: 'string' },
+  'max-eth': { type: 'string' },
+  'max-usdm': { type: 'string' },
+  'daily-eth': { type: 'string' },
+  'daily-usdm': { type: 'string' },
+  score: { type: 'string' },
+  tag: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const
 
@@ -99,6 +120,15 @@ export async function main(argv: string[]): Promise<number> {
         break
       case 'vote':
         await vote(s, { proposalId: rest[0], support: v.support })
+        break
+      case 'receipt':
+        await receipt(s, rest[0])
+        break
+      case 'feedback':
+        await feedback(s, rest[0], { score: v.score, tag: v.tag })
+        break
+      case 'limits':
+        await limits(s, { dailyEth: v['daily-eth'], dailyUsdm: v['daily-usdm'], address: v.address })
         break
       case 'chat': {
         const message = rest.join(' ').trim()

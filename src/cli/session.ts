@@ -6,7 +6,8 @@ import { isHex, type Hex } from 'viem'
 import { createApi, type Api } from './api.ts'
 import { UsageError } from './errors.ts'
 import { createProgress, type Progress } from './progress.ts'
-import { connectWallet, resolveAccount, type ChainInfo, type Wallet } from './wallet.ts'
+import { connectWallet, resolveAccount, type ChainInfo, type PlannedTx, type Wallet } from './wallet.ts'
+import { createSpendState, parseAmount, type CommandCaps, type SpendState } from './spend.ts'
 
 export const DEFAULT_URL = 'http://127.0.0.1:3000'
 
@@ -16,6 +17,8 @@ export type GlobalOptions = {
   account?: number
   rpc?: string
   json: boolean
+  /** --max-eth and --max-usdm: the most this command may spend. */
+  caps: CommandCaps
   /** The options to repeat in a command the CLI prints for the user to run next (never the key). */
   repeat: string[]
 }
@@ -39,7 +42,7 @@ function parseUrl(value: string, source: string, example: string): string {
  * (exit 2) naming the option or the environment variable it came from.
  */
 export function parseGlobalOptions(
-  flags: { url?: string; key?: string; account?: string; rpc?: string; json?: boolean },
+  flags: { url?: string; key?: string; account?: string; rpc?: string; json?: boolean; 'max-eth'?: string; 'max-usdm'?: string },
   env: NodeJS.ProcessEnv = process.env,
 ): GlobalOptions {
   const repeat: string[] = []
@@ -63,7 +66,10 @@ export function parseGlobalOptions(
     account = Number(flags.account)
     if (!key) repeat.push('--account', String(account))
   }
-  return { url, key, account, rpc, json: Boolean(flags.json), repeat }
+  const caps = { maxEth: parseAmount('--max-eth', flags['max-eth'], 'ETH'), maxUsdm: parseAmount('--max-usdm', flags['max-usdm'], 'USDm') }
+  if (flags['max-eth'] !== undefined) repeat.push('--max-eth', flags['max-eth'])
+  if (flags['max-usdm'] !== undefined) repeat.push('--max-usdm', flags['max-usdm'])
+  return { url, key, account, rpc, json: Boolean(flags.json), caps, repeat }
 }
 
 export type Session = {
@@ -74,6 +80,12 @@ export type Session = {
   repeat: string[]
   chain(): Promise<ChainInfo>
   wallet(): Promise<Wallet & { source: string }>
+  /** --max-eth and --max-usdm of this command. */
+  caps: CommandCaps
+  /** The daily caps and today's spending (the CLI's state file). */
+  spend: SpendState
+  /** Sends a planned transaction from the wallet, its ETH value counted in today's spending first. */
+  send(tx: PlannedTx): ReturnType<Wallet['send']>
   /** Prints the result: JSON on stdout with --json, otherwise the human lines. */
   print(result: unknown, human: string[]): void
 }
@@ -83,6 +95,12 @@ export function createSession(opts: GlobalOptions): Session {
   const progress = createProgress({ json: opts.json })
   let chainInfo: Promise<ChainInfo> | undefined
   let wallet: Promise<Wallet & { source: string }> | undefined
+  const spend = createSpendState()
+  const getWallet = () =>
+    (wallet ??= chain().then((info) => {
+      const { account, source } = resolveAccount({ key: opts.key, account: opts.account, chain: info })
+      return { ...connectWallet(info, account, opts.rpc), source }
+    }))
   // The chain as the service advertises it: whether it is a local devnet is decided from this
   // RPC (docs/agents/cli.md: --account), whatever --rpc the transactions are sent through.
   const chain = () => (chainInfo ??= api.get('/api/agent').then(({ body }) => ({ name: body.chain.name, chainId: body.chain.chainId, rpc: body.chain.rpc })))
@@ -91,12 +109,15 @@ export function createSession(opts: GlobalOptions): Session {
     progress,
     json: opts.json,
     repeat: opts.repeat,
+    caps: opts.caps,
+    spend,
     chain,
-    wallet: () =>
-      (wallet ??= chain().then((info) => {
-        const { account, source } = resolveAccount({ key: opts.key, account: opts.account, chain: info })
-        return { ...connectWallet(info, account, opts.rpc), source }
-      })),
+    wallet: getWallet,
+    async send(tx) {
+      const w = await getWallet()
+      await spend.record(w.address, { eth: BigInt(tx.value ?? 0) })
+      return w.send(tx)
+    },
     print(result, human) {
       if (opts.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
       else process.stdout.write(`${human.join('\n')}\n`)

@@ -22,6 +22,7 @@ export const errorCodes = {
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'The path exists but not for this method.' },
   BURN_ALREADY_USED: { status: 409, meaning: 'A burn transaction was already claimed by a submission.' },
   PAYMENT_ID_CONFLICT: { status: 409, meaning: 'An x402 payment identifier was already used with another payment or request.' },
+  NOT_MINTED: { status: 409, meaning: 'The submission is not minted yet: its receipts and feedback plan exist once it is.' },
   PAYMENT_IN_PROGRESS: { status: 409, meaning: 'The first request with this x402 payment identifier is still being processed.' },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The request body exceeds the size limit.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'The request body is not JSON.' },

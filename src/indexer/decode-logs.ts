@@ -10,8 +10,9 @@ import type { Topic } from '../cache/freshness.ts'
 export const WATCHED_EVENTS = {
   transfer: toEventSelector('Transfer(address,address,uint256)'),
   swap: toEventSelector('Swap(address,address,int256,int256,uint160,uint128,int24)'),
-  newFeedback: toEventSelector('NewFeedback(uint256,address,int128,uint8,string,string,string,string,bytes32)'),
-  feedbackRevoked: toEventSelector('FeedbackRevoked(uint256,address,uint256)'),
+  // ERC-8004 v1, as deployed (the Oct-2025 draft's events have other selectors).
+  newFeedback: toEventSelector('NewFeedback(uint256,address,uint64,int128,uint8,string,string,string,string,string,bytes32)'),
+  feedbackRevoked: toEventSelector('FeedbackRevoked(uint256,address,uint64)'),
   nameRegistered: toEventSelector('NameRegistered(address,string)'),
   agentRegistered: toEventSelector('AgentRegistered(address)'),
   referralBurn: toEventSelector('ReferralBurn(address,address,uint256,uint256,uint256)'),

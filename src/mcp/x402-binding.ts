@@ -3,10 +3,14 @@ import { jsonSchemaOf, type JsonSchema } from '../operations/json-schema.ts'
 import type { AnyOperation } from '../operations/define.ts'
 
 /**
- * x402 over MCP (the x402 spec's tool-result binding, transports-v2/mcp.md), translated to and
- * from the HTTP binding the operations speak: `_meta["x402/payment"]` is what HTTP carries in
- * PAYMENT-SIGNATURE, `_meta["x402/payment-response"]` what it carries in PAYMENT-RESPONSE, and
- * a 402 becomes an `isError` result with the PaymentRequired as structured content.
+ * x402 over MCP, as coinbase/x402 specs/transports-v2/mcp.md (x402 v2) states it, translated to
+ * and from the HTTP binding the operations speak: `_meta["x402/payment"]` is what HTTP carries
+ * in PAYMENT-SIGNATURE, `_meta["x402/payment-response"]` what it carries in PAYMENT-RESPONSE
+ * (with the offer-receipt receipt in its extensions), and a 402 becomes an `isError` result whose
+ * structuredContent is the PaymentRequired and content[0].text its JSON. The operation writes
+ * the MCP form of the PaymentRequired itself (told by meta.transport): resource.url is the MCP
+ * endpoint, the bazaar declaration names the tool, the offers are signed for that URL, and a
+ * payment that does not verify (malformed included) is answered with it and the reason.
  */
 export const PAYMENT_META = 'x402/payment'
 export const PAYMENT_RESPONSE_META = 'x402/payment-response'

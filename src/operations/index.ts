@@ -9,6 +9,8 @@ import { getOpenApi } from './discovery/get-openapi.ts'
 import { getPaymentRequirements } from './looksmaxx/get-payment-requirements.ts'
 import { submitLooksmaxx } from './looksmaxx/submit-looksmaxx.ts'
 import { getLooksmaxxStatus } from './looksmaxx/get-looksmaxx-status.ts'
+import { getLooksmaxxReceipt } from './looksmaxx/get-looksmaxx-receipt.ts'
+import { buildFeedbackTx } from './looksmaxx/build-feedback-tx.ts'
 import { getLooksmaxxPlan } from './looksmaxx/get-looksmaxx-plan.ts'
 import { getNftMetadata } from './looksmaxx/get-nft-metadata.ts'
 import { burnToCreate } from './looksmaxx/burn-to-create.ts'
@@ -35,6 +37,7 @@ import { getAgentCard } from './discovery/get-agent-card.ts'
 import { getMcpManifest } from './discovery/get-mcp-manifest.ts'
 import { getPluginManifest } from './discovery/get-plugin-manifest.ts'
 import { getAgentRegistration } from './discovery/get-agent-registration.ts'
+import { getReceiptSchema } from './discovery/get-receipt-schema.ts'
 import { getAgentsTxt } from './discovery/get-agents-txt.ts'
 import { getLlmsTxt } from './discovery/get-llms-txt.ts'
 import { getLlmsFullTxt } from './discovery/get-llms-full-txt.ts'
@@ -74,6 +77,8 @@ export const operations = [
   getPaymentRequirements,
   submitLooksmaxx,
   getLooksmaxxStatus,
+  getLooksmaxxReceipt,
+  buildFeedbackTx,
   getLooksmaxxPlan,
   getNftMetadata,
   burnToCreate,
@@ -91,6 +96,7 @@ export const operations = [
   getMcpManifest,
   getPluginManifest,
   getAgentRegistration,
+  getReceiptSchema,
   getAgentsTxt,
   getLlmsTxt,
   getLlmsFullTxt,

@@ -8,7 +8,7 @@ export const TOOL_GROUPS = {
   get_discovery_document: {
     title: 'Discovery documents and legal pages',
     key: 'document',
-    description: 'One of the documents that describe this service: its contract registry, OpenAPI, agent index, agent card, MCP and plugin manifests, ERC-8004 registration, agents.txt, llms.txt, terms, privacy, the agent image, or the chat\'s help.',
+    description: 'One of the documents that describe this service: its contract registry, OpenAPI, agent index, agent card, MCP and plugin manifests, ERC-8004 registration, agents.txt, llms.txt, terms, privacy, the agent image, the chat\'s help, the receipts\' EIP-712 types and key (receipt_schema), or the signed receipt document of a minted looksmaxx (looksmaxx_receipt, by burnTxHash: the feedbackURI of its feedback).',
   },
   get_portal: {
     title: 'MegaETH portfolio and protocols',
@@ -30,10 +30,10 @@ export const TOOL_GROUPS = {
     key: 'view',
     description: 'DeFi reads: the emission schedule (view emission), a wallet\'s NFTs and boosts (view nft), the circuit breaker (view safety), or recent DeFi activity (view activity).',
   },
-  build_defi_tx: {
-    title: 'DeFi transaction builders',
+  build_tx: {
+    title: 'Transaction builders',
     key: 'action',
-    description: 'Unsigned transactions for your wallet to send: stake or unstake (action staking), swap on the pair (amm_swap), add liquidity (add_liquidity), vote, queue, execute, veto or propose in governance. Nothing is sent by the service.',
+    description: 'Unsigned transactions for your wallet to send: stake or unstake (action staking), swap on the pair (amm_swap), add liquidity (add_liquidity), vote, queue, execute, veto or propose in governance, or rate this service after a mint (feedback: ERC-8004 giveFeedback citing the receipt). Nothing is sent by the service.',
   },
 } as const satisfies Record<string, { title: string; key: string; description: string }>
 

@@ -34,6 +34,8 @@ export type PortraitRequest = {
   image: string
   imageType?: string
   payment?: CompletePaymentPayload
+  /** The paid resource the payment was offered for (stored with it; its receipt names it). Default: the HTTP route. */
+  resource?: string
   /** EIP-712 RedeemBurn by the burner: required without a payment, or when the payer is not the burner. */
   burnerSignature?: `0x${string}`
   burnerDeadline?: number
@@ -43,10 +45,16 @@ export function statusUrl(ctx: Pick<PortraitContext, 'baseUrl'>, burnTxHash: str
   return `${ctx.baseUrl()}/api/x402/looksmaxx/${burnTxHash}`
 }
 
-/** Every way to pay the looksmaxx fee, in the order the 402 lists them: the USDm forwarder (EIP-3009), then Permit2. */
-export function looksmaxxOffers(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>): PaymentRequirements[] {
+/** The looksmaxx resource as a client calls it over HTTP (an MCP call names the MCP endpoint instead). */
+const httpResource = (ctx: Pick<PortraitContext, 'baseUrl'>) => `${ctx.baseUrl()}/api/x402/looksmaxx`
+
+/**
+ * Every way to pay the looksmaxx fee, in the order the 402 lists them: the USDm forwarder
+ * (EIP-3009), then Permit2; for the resource the client calls (default: the HTTP route).
+ */
+export function looksmaxxOffers(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>, resource = httpResource(ctx)): PaymentRequirements[] {
   return buildPaymentOffers({
-    resource: `${ctx.baseUrl()}/api/x402/looksmaxx`,
+    resource,
     payTo: ctx.chain.facilitator,
     forwarder: ctx.chain.contracts.usdmForwarder,
     usdm: ctx.chain.contracts.usdm,
@@ -54,13 +62,13 @@ export function looksmaxxOffers(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>)
 }
 
 /** The forwarder option (accepts[0]): what the plan, the agent card and v1 clients sign. */
-export function looksmaxxRequirements(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>): PaymentRequirements {
-  return looksmaxxOffers(ctx)[0]!
+export function looksmaxxRequirements(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>, resource?: string): PaymentRequirements {
+  return looksmaxxOffers(ctx, resource)[0]!
 }
 
-/** The option a payment pays, by the way it moves the token. */
-export function looksmaxxRequirementsFor(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>, payment: CompletePaymentPayload): PaymentRequirements {
-  return offerFor(looksmaxxOffers(ctx), transferMethodOfPayment(payment))
+/** The option a payment pays, by the way it moves the token, for the resource the client called. */
+export function looksmaxxRequirementsFor(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>, payment: CompletePaymentPayload, resource?: string): PaymentRequirements {
+  return offerFor(looksmaxxOffers(ctx, resource), transferMethodOfPayment(payment))
 }
 
 function alreadyUsed(ctx: PortraitContext, existing: Submission, txHash: string): AppError {
@@ -86,7 +94,7 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
   // Cheap checks first, in the order a user fixes them, none of which decodes a pixel or
   // reads the chain: the image header, the payment's own fields, the burner's consent.
   const header = inspectPortrait(request.image, request.imageType)
-  const requirements = request.payment ? looksmaxxRequirementsFor(ctx, request.payment) : undefined
+  const requirements = request.payment ? looksmaxxRequirementsFor(ctx, request.payment, request.resource) : undefined
   const nowSeconds = Math.floor(ctx.clock() / 1000)
   if (request.payment && requirements) refuseLongLivedPayment(request.payment, requirements, nowSeconds)
   const proof = await verifyBurnerProof({

@@ -222,6 +222,15 @@ export async function markSettleAttempted(db: Queryable, id: string): Promise<bo
   return rowCount === 1
 }
 
+/**
+ * When the submission was recorded minted: the time of its 'minted' step, written once in the
+ * transaction that records the mint (receipts state it as their issue time).
+ */
+export async function findMintedAt(db: Queryable, id: string): Promise<Date | undefined> {
+  const { rows } = await db.query<{ at: string }>(`SELECT at FROM submission_steps WHERE submission_id = $1 AND step = 'minted' ORDER BY id LIMIT 1`, [id])
+  return rows[0] ? new Date(rows[0].at) : undefined
+}
+
 export async function listSteps(db: Queryable, id: string): Promise<Array<{ step: string; at: Date; detail: unknown }>> {
   const { rows } = await db.query<{ step: string; at: string; detail: unknown }>(
     'SELECT step, at, detail FROM submission_steps WHERE submission_id = $1 ORDER BY id',

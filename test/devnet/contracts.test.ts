@@ -9,6 +9,7 @@ import { startDevnet, type Devnet } from '../../src/devnet/start-devnet.ts'
 import { createViemChain } from '../../src/chain/clients.ts'
 import { quoterV2Abi, swapRouter02Abi } from '../../src/chain/abis/uniswap.ts'
 import { eip3009Abi, transferWithAuthorizationTypes } from '../../src/chain/abis/eip3009.ts'
+import { identityRegistryAbi, reputationRegistryAbi } from '../../src/chain/abis/registries.ts'
 import { testAccount } from '../support/accounts.ts'
 
 const E18 = 10n ** 18n
@@ -267,25 +268,54 @@ describe('referral', () => {
   })
 })
 
-describe('ERC-8004', () => {
-  const identityAbi = parseAbi(['function tokenURI(uint256) view returns (string)', 'function ownerOf(uint256) view returns (address)', 'function getAgentWallet(uint256) view returns (address)'])
-  const reputationAbi = parseAbi([
-    'function giveFeedback(uint256,int128,uint8,string,string,string,string,bytes32)',
-    'function getSummary(uint256,address[],string,string) view returns (uint256,int128,uint8)',
-    'function getClients(uint256) view returns (address[])',
-  ])
-  test('the service is a registered agent, and feedback is summarised', async () => {
-    const { identityRegistry, reputationRegistry } = devnet.info.contracts
+describe('ERC-8004 (the v1 interface deployed at 0x8004…)', () => {
+  const zeroHash = `0x${'00'.repeat(32)}` as const
+  test('the service is a registered agent; its agent wallet is its owner, changed only with the wallet\'s signature', async () => {
+    const { identityRegistry } = devnet.info.contracts
     const id = BigInt(devnet.info.agentId)
-    assert.equal(await client.readContract({ address: identityRegistry, abi: identityAbi, functionName: 'ownerOf', args: [id] }), devnet.info.accounts.deployer)
-    assert.match(await client.readContract({ address: identityRegistry, abi: identityAbi, functionName: 'tokenURI', args: [id] }), /agent-registration\.json$/)
-    assert.equal(await client.readContract({ address: identityRegistry, abi: identityAbi, functionName: 'getAgentWallet', args: [id] }), devnet.info.accounts.deployer)
-    assert.equal(await send(5, reputationRegistry, reputationAbi, 'giveFeedback', [id, 80n, 0, 'starred', '', '', '', `0x${'00'.repeat(32)}`]), 'success')
-    assert.equal(await send(6, reputationRegistry, reputationAbi, 'giveFeedback', [id, 100n, 0, 'starred', '', '', '', `0x${'00'.repeat(32)}`]), 'success')
-    assert.equal(await revertOf(0, reputationRegistry, reputationAbi, 'giveFeedback', [id, 100n, 0, 'starred', '', '', '', `0x${'00'.repeat(32)}`]), 'Self-feedback not allowed', 'an agent cannot rate itself')
-    const [count, value, decimals] = await client.readContract({ address: reputationRegistry, abi: reputationAbi, functionName: 'getSummary', args: [id, [], 'starred', ''] })
-    assert.equal(count, 2n)
-    assert.equal(Number(value) / 10 ** decimals, 90)
-    assert.deepEqual(await client.readContract({ address: reputationRegistry, abi: reputationAbi, functionName: 'getClients', args: [id] }), [account(5).address, account(6).address])
+    // Ids start at 0, as on the deployed registry; the service registers first.
+    assert.equal(id, 0n)
+    assert.equal(await client.readContract({ address: identityRegistry, abi: identityRegistryAbi, functionName: 'ownerOf', args: [id] }), devnet.info.accounts.deployer)
+    assert.match(await client.readContract({ address: identityRegistry, abi: identityRegistryAbi, functionName: 'tokenURI', args: [id] }), /agent-registration\.json$/)
+    assert.equal(await client.readContract({ address: identityRegistry, abi: identityRegistryAbi, functionName: 'getAgentWallet', args: [id] }), devnet.info.accounts.deployer)
+    assert.equal(await client.readContract({ address: identityRegistry, abi: identityRegistryAbi, functionName: 'getVersion' }), '2.0.0')
+    const walletAbi = parseAbi(['function setAgentWallet(uint256,address,uint256,bytes)', 'function setMetadata(uint256,string,bytes)'])
+    const deadline = (await now()) + 120n
+    const typed = {
+      domain: { name: 'ERC8004IdentityRegistry', version: '1', chainId: 4326, verifyingContract: identityRegistry },
+      types: { AgentWalletSet: [{ name: 'agentId', type: 'uint256' }, { name: 'newWallet', type: 'address' }, { name: 'owner', type: 'address' }, { name: 'deadline', type: 'uint256' }] },
+      primaryType: 'AgentWalletSet',
+      message: { agentId: id, newWallet: account(9).address, owner: account(0).address, deadline },
+    } as const
+    // Signed by someone else than the new wallet: refused.
+    assert.equal(await revertOf(0, identityRegistry, walletAbi, 'setAgentWallet', [id, account(9).address, deadline, await account(8).signTypedData(typed)]), 'invalid wallet sig')
+    assert.equal(await revertOf(0, identityRegistry, walletAbi, 'setMetadata', [id, 'agentWallet', '0x01']), 'reserved key')
+    assert.equal(await send(0, identityRegistry, walletAbi, 'setAgentWallet', [id, account(9).address, deadline, await account(9).signTypedData(typed)]), 'success')
+    assert.equal(await client.readContract({ address: identityRegistry, abi: identityRegistryAbi, functionName: 'getAgentWallet', args: [id] }), account(9).address)
+  })
+
+  test('feedback: 1-based indexes, no self-rating, summaries need the client list and skip revoked entries', async () => {
+    const { reputationRegistry } = devnet.info.contracts
+    const id = BigInt(devnet.info.agentId)
+    assert.equal(await send(5, reputationRegistry, reputationRegistryAbi, 'giveFeedback', [id, 80n, 0, 'starred', '', '', '', zeroHash]), 'success')
+    assert.equal(await send(6, reputationRegistry, reputationRegistryAbi, 'giveFeedback', [id, 100n, 0, 'starred', '', 'https://svc/x', 'https://svc/r', `0x${'ab'.repeat(32)}`]), 'success')
+    assert.equal(await send(6, reputationRegistry, reputationRegistryAbi, 'giveFeedback', [id, 9977n, 2, 'uptime', '', '', '', zeroHash]), 'success')
+    assert.equal(await revertOf(0, reputationRegistry, reputationRegistryAbi, 'giveFeedback', [id, 100n, 0, 'starred', '', '', '', zeroHash]), 'Self-feedback not allowed', 'an agent cannot rate itself')
+    assert.equal(await revertOf(5, reputationRegistry, reputationRegistryAbi, 'giveFeedback', [id, 1n, 19, '', '', '', '', zeroHash]), 'too many decimals')
+    const clients = await client.readContract({ address: reputationRegistry, abi: reputationRegistryAbi, functionName: 'getClients', args: [id] })
+    assert.deepEqual(clients, [account(5).address, account(6).address])
+    assert.equal(await client.readContract({ address: reputationRegistry, abi: reputationRegistryAbi, functionName: 'getLastIndex', args: [id, account(6).address] }), 2n)
+    assert.deepEqual(await client.readContract({ address: reputationRegistry, abi: reputationRegistryAbi, functionName: 'readFeedback', args: [id, account(6).address, 2n] }), [9977n, 2, 'uptime', '', false])
+    assert.deepEqual(await client.readContract({ address: reputationRegistry, abi: reputationRegistryAbi, functionName: 'getSummary', args: [id, [...clients], 'starred', ''] }), [2n, 90n, 0])
+    await assert.rejects(client.readContract({ address: reputationRegistry, abi: reputationRegistryAbi, functionName: 'getSummary', args: [id, [], '', ''] }), /clientAddresses required/)
+    assert.equal(await send(5, reputationRegistry, reputationRegistryAbi, 'revokeFeedback', [id, 1n]), 'success')
+    assert.equal(await revertOf(5, reputationRegistry, reputationRegistryAbi, 'revokeFeedback', [id, 1n]), 'Already revoked')
+    assert.deepEqual(await client.readContract({ address: reputationRegistry, abi: reputationRegistryAbi, functionName: 'getSummary', args: [id, [...clients], 'starred', ''] }), [1n, 100n, 0])
+    const all = await client.readContract({ address: reputationRegistry, abi: reputationRegistryAbi, functionName: 'readAllFeedback', args: [id, [], '', '', true] })
+    assert.deepEqual(all[1], [1n, 1n, 2n])
+    assert.deepEqual(all[6], [true, false, false])
+    // The event the indexer follows, with the feedback index and the indexed tag.
+    const logs = await client.getContractEvents({ address: reputationRegistry, abi: reputationRegistryAbi, eventName: 'NewFeedback', fromBlock: 0n })
+    assert.deepEqual(logs.map((l) => [l.args.clientAddress, l.args.feedbackIndex, l.args.feedbackURI]), [[account(5).address, 1n, ''], [account(6).address, 1n, 'https://svc/r'], [account(6).address, 2n, '']])
   })
 })

@@ -107,7 +107,7 @@ test('every tool has a title, the four annotations, an input and an output schem
   assert.equal(byName.get('relay_gasless_burn')!.annotations!.destructiveHint, true, 'a relay burns tokens')
   assert.equal(byName.get('submit_looksmaxx')!.annotations!.readOnlyHint, false)
   assert.equal(byName.get('get_price')!.annotations!.readOnlyHint, true)
-  assert.equal(byName.get('build_defi_tx')!.annotations!.readOnlyHint, true, 'a builder returns a transaction; it sends nothing')
+  assert.equal(byName.get('build_tx')!.annotations!.readOnlyHint, true, 'a builder returns a transaction; it sends nothing')
 })
 
 test('each of the reference server\'s 20 capabilities is reachable and answers the HTTP endpoint\'s data', async () => {
@@ -218,7 +218,7 @@ test('a text document comes as text, with its content type in the structured con
 
 test('a grouped tool without its discriminator, or with an unknown one, is a tool error naming the choices', async () => {
   for (const args of [{}, { action: 'launch' }]) {
-    const result = await client.callTool({ name: 'build_defi_tx', arguments: args })
+    const result = await client.callTool({ name: 'build_tx', arguments: args })
     assert.equal(result.isError, true)
     const error = JSON.parse((result.content as any)[0].text).error
     assert.equal(error.code, 'INVALID_INPUT')

@@ -108,6 +108,7 @@ describe('GET /api/agent/info', () => {
     assert.equal(body.onChain.owner, devnet.info.accounts.deployer)
     assert.match(body.onChain.agentURI, /agent-registration\.json$/)
     assert.equal(body.onChain.reputationClients, 1)
+    assert.deepEqual(body.onChain.reputation, { score: 95, count: 1 })
     assert.equal(body.referralProgram.referralContract, devnet.info.contracts.referral)
   })
 })
@@ -186,7 +187,7 @@ describe('portal and manifests', () => {
 })
 
 describe('read costs', () => {
-  test('uncached: indexed reads cost no RPC call and chain reads one round trip; cached: nothing', async (t) => {
+  test('uncached: indexed reads cost no RPC call and chain reads one round trip (agent info two); cached: nothing', async (t) => {
     await app.ctx.indexer.stop()
     app.ctx.cache.clear()
     const cost = async (path: string) => {
@@ -197,10 +198,14 @@ describe('read costs', () => {
     const indexed = ['/api/gallery', '/api/gallery?limit=5&offset=1', `/api/x402/looksmaxx/${minted[0]!.burnTxHash}`, '/api/agent']
     const chainReads = ['/api/chadboard', '/api/agent/info', '/api/stats', '/api/price', `/api/identity/${minted[0]!.burner}`, `/api/portal/tokens?address=${minted[0]!.burner}`]
     for (const path of indexed) assert.equal(await cost(path), 0, `${path} uncached`)
+    // Agent info reads the agent's reputation with getSummary over its clients, which the
+    // deployed ERC-8004 registry needs listed (it reverts on an empty list): getClients comes
+    // first, in the one Multicall3 call, and getSummary second when the agent has any.
+    const rounds: Record<string, number> = { '/api/agent/info': 2 }
     for (const path of chainReads) {
       const calls = await cost(path)
       t.diagnostic(`${path}: ${calls} RPC request(s) uncached`)
-      assert.ok(calls <= 1, `${path} uncached costs ${calls} RPC requests`)
+      assert.ok(calls <= (rounds[path] ?? 1), `${path} uncached costs ${calls} RPC requests`)
     }
     for (const path of [...indexed, ...chainReads]) assert.equal(await cost(path), 0, `${path} cached`)
   })

@@ -4,12 +4,14 @@
  * passed back (--burn-tx, --dev-tx) so a failed submission is retried without burning again.
  */
 import { open, stat } from 'node:fs/promises'
-import { formatEther, parseEther } from 'viem'
+import { formatEther, formatUnits, parseEther } from 'viem'
 import { ApiError } from '../api.ts'
 import { UsageError } from '../errors.ts'
 import { signExactPayment, type PaymentRequirement } from '../pay.ts'
 import { commandLine, type Session } from '../session.ts'
 import { WalletError, tokens } from '../wallet.ts'
+import { checkSpend } from '../spend.ts'
+import { publishedReceiptKey, verifyReceipts } from '../receipts.ts'
 
 const MAX_IMAGE_BYTES = 4 * 1024 * 1024
 const TOKEN_DECIMALS = 18
@@ -91,6 +93,19 @@ export async function looksmaxx(s: Session, opts: { image: string; eth?: string;
   const { chainId } = await s.chain()
   s.progress.info(`Wallet ${wallet.address} (${wallet.source}), service ${s.api.url}`)
 
+  // The fee's terms first: the spend caps are checked against the whole looksmaxx (swap and
+  // fee) before the first transaction.
+  const requirement = await s.progress.step(
+    'Payment terms (x402)',
+    async () => {
+      const { body } = await s.api.get('/api/x402/looksmaxx', undefined, [402])
+      const found = (body.accepts as PaymentRequirement[]).find((a) => a.scheme === 'exact')
+      if (!found) throw new Error('the service offers no "exact" payment scheme')
+      return found
+    },
+    (r) => `${formatUnits(BigInt(r.maxAmountRequired), 18)} USDm`,
+  )
+
   let burnTxHash = opts.burnTx
   let devTxHash = opts.devTx
   // Burns made in this run are this wallet's own: a refused submission can be retried with them.
@@ -103,24 +118,24 @@ export async function looksmaxx(s: Session, opts: { image: string; eth?: string;
     )
     await checkSwapCovers(s, plan, wallet.address, opts.eth)
     const [swap, burn, fund] = plan.steps
+    const planned = { eth: swap.skip ? 0n : BigInt(swap.transaction?.value ?? 0), usdm: BigInt(requirement.maxAmountRequired) }
+    await checkSpend('this looksmaxx', planned, s.caps, s.spend, wallet.address)
     if (swap.skip) s.progress.skip('Swap', swap.skipReason)
-    else await s.progress.step('Swap ETH for tokens', () => wallet.send(swap.transaction), (r) => r.hash)
-    burnTxHash = (await s.progress.step('Burn 112,500 tokens', () => wallet.send(burn.transaction), (r) => r.hash)).hash
-    devTxHash = (await s.progress.step('Transfer 112,500 tokens to the fund', () => wallet.send(fund.transaction), (r) => r.hash)).hash
+    else await s.progress.step('Swap ETH for tokens', () => s.send(swap.transaction), (r) => r.hash)
+    burnTxHash = (await s.progress.step('Burn 112,500 tokens', () => s.send(burn.transaction), (r) => r.hash)).hash
+    devTxHash = (await s.progress.step('Transfer 112,500 tokens to the fund', () => s.send(fund.transaction), (r) => r.hash)).hash
   } else {
+    await checkSpend('this looksmaxx', { eth: 0n, usdm: BigInt(requirement.maxAmountRequired) }, s.caps, s.spend, wallet.address)
     s.progress.skip('Swap, burn and transfer', `using the burns given (${burnTxHash}, ${devTxHash})`)
   }
 
   const paymentPayload = await s.progress.step(
     'Sign the 1 USDm payment (x402)',
-    async () => {
-      const { body } = await s.api.get('/api/x402/looksmaxx', undefined, [402])
-      const requirement = (body.accepts as PaymentRequirement[]).find((a) => a.scheme === 'exact')
-      if (!requirement) throw new Error('the service offers no "exact" payment scheme')
-      return signExactPayment(wallet.account, requirement, chainId)
-    },
+    () => signExactPayment(wallet.account, requirement, chainId),
     (p) => `authorization ${p.payload.authorization.nonce.slice(0, 10)}…`,
   )
+  // Counted once signed and sent: it may settle even if the answer does not come.
+  await s.spend.record(wallet.address, { usdm: BigInt(requirement.maxAmountRequired) })
 
   let result: any
   try {
@@ -146,12 +161,20 @@ export async function looksmaxx(s: Session, opts: { image: string; eth?: string;
     async () => (await s.api.get(`/api/x402/looksmaxx/${burnTxHash}`)).body,
     (st) => String(st.status ?? st.state ?? 'done'),
   )
+  const verified = await s.progress.step(
+    'Verify the receipts',
+    async () => verifyReceipts(result.receipts, await publishedReceiptKey(s.api), { tokenId: result.tokenId, burnTxHash: burnTxHash!, devTxHash: devTxHash!, mintTxHash: result.mintTxHash, payer: wallet.address }),
+    () => 'x402 and delivery receipts signed by the published key',
+  )
   const metadataUrl = `${s.api.url}/api/metadata/${result.tokenId}`
-  s.print({ ...result, metadataUrl, status }, [
+  s.print({ ...result, metadataUrl, status, receiptsVerified: true }, [
     '',
     `Minted portrait #${result.tokenId} to ${wallet.address}`,
     `  image:    ${result.imageUrl}`,
     `  ipfs:     ${result.ipfsUrl}`,
     `  metadata: ${metadataUrl}`,
+    'Receipts',
+    ...verified,
+    `  rate the service with them: ${commandLine(['feedback', burnTxHash!, ...s.repeat])}`,
   ])
 }

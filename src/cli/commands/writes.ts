@@ -2,13 +2,16 @@
 import { UsageError } from '../errors.ts'
 import { commandLine, type Session } from '../session.ts'
 import { WalletError, tokens, type PlannedTx } from '../wallet.ts'
+import { checkSpend } from '../spend.ts'
 
-async function runPlan(s: Session, plan: PlannedTx[]) {
+/** Sends a plan in order, once the spend caps allow all of it. */
+export async function runPlan(s: Session, plan: PlannedTx[], what: string) {
   const wallet = await s.wallet()
+  await checkSpend(what, { eth: plan.reduce((sum, tx) => sum + BigInt(tx.value ?? 0), 0n), usdm: 0n }, s.caps, s.spend, wallet.address)
   const hashes: string[] = []
   for (const [i, tx] of plan.entries()) {
     const label = `${i + 1}/${plan.length} ${tx.functionName ?? 'transaction'}${tx.description ? ` (${tx.description})` : ''}`
-    hashes.push((await s.progress.step(label, () => wallet.send(tx), (r) => r.hash)).hash)
+    hashes.push((await s.progress.step(label, () => s.send(tx), (r) => r.hash)).hash)
   }
   return hashes
 }
@@ -21,7 +24,7 @@ export async function gaslessBurn(s: Session) {
     const held = tokens(BigInt(prepared.balance.balance))
     throw new WalletError('INSUFFICIENT_TOKENS', `${wallet.address} holds ${held} tokens; a burn needs 225,000 (buy them: looksmaxx, or the swap of plan)`)
   }
-  if (prepared.approval.transaction) await s.progress.step('Approve the relayer (once)', () => wallet.send(prepared.approval.transaction), (r) => r.hash)
+  if (prepared.approval.transaction) await s.progress.step('Approve the relayer (once)', () => s.send(prepared.approval.transaction), (r) => r.hash)
   const typed = prepared.signTypedData
   const signature = await wallet.account.signTypedData({
     domain: typed.domain,
@@ -42,13 +45,13 @@ export async function stake(s: Session, opts: { amount?: string; venue: string; 
   if (opts.action !== 'claim' && !opts.amount) throw new UsageError(`${opts.action} needs an amount in tokens, e.g. stake 1000`)
   const wallet = await s.wallet()
   const { body } = await s.api.get('/api/defi/staking/tx', { action: opts.action, venue: opts.venue, amount: opts.amount, address: wallet.address })
-  const hashes = await runPlan(s, body.executionPlan)
+  const hashes = await runPlan(s, body.executionPlan, `this ${opts.action}`)
   s.print({ ...body, transactions: hashes }, ['', `${opts.action} on ${opts.venue}: done (${hashes.length} transaction${hashes.length === 1 ? '' : 's'})`])
 }
 
 export async function vote(s: Session, opts: { proposalId?: string; support?: string }) {
   if (!opts.proposalId || !/^\d+$/.test(opts.proposalId)) throw new UsageError('vote needs a proposal id: vote <id> --support for|against|abstain')
   const { body } = await s.api.get('/api/defi/governance/vote-tx', { proposalId: opts.proposalId, support: opts.support ?? 'for' })
-  const hashes = await runPlan(s, body.executionPlan)
+  const hashes = await runPlan(s, body.executionPlan, 'this vote')
   s.print({ ...body, transactions: hashes }, ['', `Voted ${opts.support ?? 'for'} on proposal ${opts.proposalId}: ${hashes.at(-1)}`])
 }

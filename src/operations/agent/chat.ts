@@ -68,7 +68,7 @@ export const chatWithAgent = defineOperation({
   errors: ['INVALID_ADDRESS'],
   // Every port: the chat engine runs the operations of the registry with this ctx, and each of
   // them picks its own ports from it (chat.answer takes the whole Context).
-  uses: ['config', 'log', 'chain', 'db', 'cache', 'fresh', 'profiles', 'readModels', 'operations', 'bus', 'pipeline', 'indexer', 'economy', 'baseUrl', 'clock', 'chat', 'serving'],
+  uses: ['config', 'log', 'chain', 'db', 'cache', 'fresh', 'profiles', 'readModels', 'operations', 'bus', 'pipeline', 'indexer', 'economy', 'receipts', 'baseUrl', 'clock', 'chat', 'serving'],
   async handler(ctx, input) {
     return ctx.chat.answer(ctx, { message: input.message, wallet: input.wallet })
   },

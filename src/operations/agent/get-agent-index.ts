@@ -6,6 +6,7 @@ import { AGENT_INTENTS, ENDPOINT_GROUPS } from './intents.ts'
 import { MCP_PATH } from '../runtime/paths.ts'
 import { legalLinks } from '../discovery/legal-links.ts'
 import { CONTACT_EMAIL } from '../discovery/contact.ts'
+import { RECEIPT_SCHEMA_PATH, receiptKey, receiptKeyOut } from '../discovery/get-receipt-schema.ts'
 
 const group = z.record(z.string(), z.string())
 
@@ -36,6 +37,7 @@ export const getAgentIndex = defineOperation({
     intents: z.array(z.string()),
     examples: z.array(z.object({ message: z.string(), returns: z.string() })),
     authentication: z.object({ publicReads: z.string(), x402: z.string() }),
+    receipts: receiptKeyOut.describe('The key that signs the 402\'s offers and every paid answer\'s receipts; the ERC-8004 registration names the same'),
     legal: z.object({ terms: z.string(), privacy: z.string() }),
     contact: z.object({ email: z.string() }),
   }),
@@ -43,7 +45,7 @@ export const getAgentIndex = defineOperation({
   cacheSeconds: 300,
   staleSeconds: 600,
   cacheControl: 'public, max-age=300, stale-while-revalidate=600',
-  uses: ['chain', 'operations', 'baseUrl'],
+  uses: ['chain', 'operations', 'baseUrl', 'receipts'],
   async handler(ctx) {
     const base = ctx.baseUrl()
     const endpoints = { discovery: {}, naturalLanguage: {}, reads: {}, txBuilders: {}, agentEconomy: {} } as Record<string, Record<string, string>>
@@ -61,6 +63,7 @@ export const getAgentIndex = defineOperation({
         pluginManifest: `${base}/.well-known/ai-plugin.json`,
         openapi: `${base}/.well-known/openapi.json`,
         erc8004Registration: `${base}/.well-known/agent-registration.json`,
+        receipts: `${base}${RECEIPT_SCHEMA_PATH}`,
         agentsTxt: `${base}/agents.txt`,
         llmsTxt: `${base}/llms.txt`,
         llmsFullTxt: `${base}/llms-full.txt`,
@@ -103,8 +106,9 @@ export const getAgentIndex = defineOperation({
       ],
       authentication: {
         publicReads: 'Public reads need no authentication.',
-        x402: 'The looksmaxx submission is paid with an x402 v1 exact payment of 1 USDm (network megaeth, asset: the USDm forwarder).',
+        x402: 'The looksmaxx submission is paid with an x402 exact payment of 1 USDm (v1 network megaeth or v2 eip155:4326, asset: the USDm forwarder), over HTTP or over MCP (_meta["x402/payment"]). The answer carries two signed receipts (x402 offer-receipt and a DeliveryReceipt), verifiable against receipts.signer.',
       },
+      receipts: receiptKey(ctx),
       legal: legalLinks(base),
       contact: { email: CONTACT_EMAIL },
     }

@@ -5,6 +5,7 @@ import { identityRegistryAbi, reputationRegistryAbi } from '../../chain/abis/reg
 import { rpcFailed } from '../../chain/upstream-error.ts'
 import { CHAIN_ID } from '../../chain/constants.ts'
 import { AGENT_IMAGE_PATH } from '../discovery/get-agent-image.ts'
+import { receiptKey, receiptKeyOut } from '../discovery/get-receipt-schema.ts'
 
 /** The services named in the registration file, each at version 1.0.0. */
 const SERVICES = [
@@ -28,10 +29,11 @@ export const registrationSchema = z.object({
   active: z.boolean(),
   registrations: z.array(z.object({ agentId: z.number().int(), agentRegistry: z.string() })),
   supportedTrust: z.array(z.string()),
+  receipts: receiptKeyOut.describe('The key that signs every offer and receipt of the service (x402 offer-receipt and DeliveryReceipt)'),
 })
 
 /** The ERC-8004 registration file of the service (the target of its agent URI). */
-export function buildRegistration(ctx: Ports<'chain' | 'baseUrl'>): z.infer<typeof registrationSchema> {
+export function buildRegistration(ctx: Ports<'chain' | 'baseUrl' | 'receipts'>): z.infer<typeof registrationSchema> {
   const base = ctx.baseUrl()
   return {
     type: 'https://eips.ethereum.org/EIPS/eip-8004#registration-v1',
@@ -47,6 +49,7 @@ export function buildRegistration(ctx: Ports<'chain' | 'baseUrl'>): z.infer<type
         ? [{ agentId: Number(ctx.chain.agentId), agentRegistry: `eip155:${CHAIN_ID}:${ctx.chain.contracts.identityRegistry}` }]
         : [],
     supportedTrust: ['reputation'],
+    receipts: receiptKey(ctx),
   }
 }
 
@@ -66,6 +69,9 @@ export const getAgentInfo = defineOperation({
       owner: z.string().nullable(),
       wallet: z.string().nullable(),
       reputationClients: z.number().int(),
+      reputation: z
+        .object({ score: z.number().nullable(), count: z.number().int() })
+        .describe("getSummary(agentId, getClients(agentId), '', ''): the average (valueDecimals applied) and count of the agent's non-revoked feedback, every tag"),
     }),
     contracts: z.object({ identityRegistry: addressOut, reputationRegistry: addressOut }),
     status: z.enum(['registered', 'pending_registration']),
@@ -82,10 +88,17 @@ export const getAgentInfo = defineOperation({
   cacheSeconds: 30,
   dependsOn: ['profiles'],
   staleSeconds: 60,
-  uses: ['chain', 'baseUrl'],
+  uses: ['chain', 'baseUrl', 'receipts'],
   async handler(ctx) {
     const { contracts, agentId } = ctx.chain
-    let onChain = { agentId: null as string | null, agentURI: null as string | null, owner: null as string | null, wallet: null as string | null, reputationClients: 0 }
+    let onChain = {
+      agentId: null as string | null,
+      agentURI: null as string | null,
+      owner: null as string | null,
+      wallet: null as string | null,
+      reputationClients: 0,
+      reputation: { score: null as number | null, count: 0 },
+    }
     if (agentId !== undefined) {
       let results
       try {
@@ -102,12 +115,14 @@ export const getAgentInfo = defineOperation({
         throw rpcFailed('reading the agent registration', cause)
       }
       const [uri, owner, wallet, clients] = results
+      const clientList = clients.status === 'success' ? clients.result : []
       onChain = {
         agentId: agentId.toString(),
         agentURI: uri.status === 'success' ? uri.result : null,
         owner: owner.status === 'success' ? owner.result : null,
         wallet: wallet.status === 'success' ? wallet.result : null,
-        reputationClients: clients.status === 'success' ? clients.result.length : 0,
+        reputationClients: clientList.length,
+        reputation: await readReputation(ctx, agentId, clientList),
       }
     }
     const base = ctx.baseUrl()
@@ -132,3 +147,19 @@ export const getAgentInfo = defineOperation({
     }
   },
 })
+
+/**
+ * The agent's reputation over every client: the deployed registry's getSummary needs the client
+ * list (it reverts on an empty one), so it is read after getClients, and only when there is one.
+ */
+async function readReputation(ctx: Ports<'chain'>, agentId: bigint, clients: readonly `0x${string}`[]) {
+  if (clients.length === 0) return { score: null, count: 0 }
+  let summary
+  try {
+    summary = await ctx.chain.client.readContract({ address: ctx.chain.contracts.reputationRegistry, abi: reputationRegistryAbi, functionName: 'getSummary', args: [agentId, clients, '', ''] })
+  } catch (cause) {
+    throw rpcFailed('reading the agent\'s reputation', cause)
+  }
+  const [count, value, decimals] = summary
+  return { score: count > 0n ? Number(value) / 10 ** decimals : null, count: Number(count) }
+}

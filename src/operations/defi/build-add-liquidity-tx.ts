@@ -8,7 +8,7 @@ import { CHAIN_ID, humanAmount, pairSides, planOrThrow, planOut } from './shared
 
 export const buildAddLiquidityTx = defineOperation({
   id: 'build_add_liquidity_tx',
-  mcp: { tool: 'build_defi_tx', as: 'add_liquidity' },
+  mcp: { tool: 'build_tx', as: 'add_liquidity' },
   limit: 'expensive',
   method: 'GET',
   path: '/api/defi/amm/add-liquidity-tx',

@@ -8,7 +8,7 @@ import { CHAIN_ID, humanAmount, planOrThrow, planOut } from './shared.ts'
 
 export const buildAmmSwapTx = defineOperation({
   id: 'build_amm_swap_tx',
-  mcp: { tool: 'build_defi_tx', as: 'amm_swap' },
+  mcp: { tool: 'build_tx', as: 'amm_swap' },
   limit: 'expensive',
   method: 'GET',
   path: '/api/defi/amm/swap-tx',

@@ -8,7 +8,7 @@ import { CHAIN_ID, planOrThrow, planOut, proposalIdIn, proposalOr404, stateDetai
 
 export const buildExecuteTx = defineOperation({
   id: 'build_execute_tx',
-  mcp: { tool: 'build_defi_tx', as: 'execute' },
+  mcp: { tool: 'build_tx', as: 'execute' },
   method: 'GET',
   path: '/api/defi/governance/execute-tx',
   summary: 'execute plan for a Queued proposal whose timelock has passed (otherwise 400 naming the current state)',

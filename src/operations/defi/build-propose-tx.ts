@@ -27,7 +27,7 @@ const calldataIn = z.string().regex(/^0x([a-fA-F0-9]{2})*$/, { error: 'must be 0
 export const buildProposeTx = defineOperation({
   id: 'build_propose_tx',
   effect: 'build',
-  mcp: { tool: 'build_defi_tx', as: 'propose' },
+  mcp: { tool: 'build_tx', as: 'propose' },
   limit: 'expensive',
   method: 'POST',
   path: '/api/defi/governance/propose-tx',

@@ -6,7 +6,7 @@ import { CHAIN_ID, planOrThrow, planOut, proposalIdIn, proposalOr404, stateDetai
 
 export const buildQueueTx = defineOperation({
   id: 'build_queue_tx',
-  mcp: { tool: 'build_defi_tx', as: 'queue' },
+  mcp: { tool: 'build_tx', as: 'queue' },
   method: 'GET',
   path: '/api/defi/governance/queue-tx',
   summary: 'queue plan for a Succeeded proposal (otherwise 400 naming the current state)',

@@ -9,7 +9,7 @@ import { CHAIN_ID, humanAmount, planOrThrow, planOut } from './shared.ts'
 
 export const buildStakingTx = defineOperation({
   id: 'build_staking_tx',
-  mcp: { tool: 'build_defi_tx', as: 'staking' },
+  mcp: { tool: 'build_tx', as: 'staking' },
   limit: 'expensive',
   method: 'GET',
   path: '/api/defi/staking/tx',

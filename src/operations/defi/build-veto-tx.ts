@@ -8,7 +8,7 @@ import { CHAIN_ID, planOrThrow, planOut, proposalIdIn, proposalOr404, stateDetai
 
 export const buildVetoTx = defineOperation({
   id: 'build_veto_tx',
-  mcp: { tool: 'build_defi_tx', as: 'veto' },
+  mcp: { tool: 'build_tx', as: 'veto' },
   limit: 'expensive',
   method: 'GET',
   path: '/api/defi/governance/veto-tx',

@@ -6,7 +6,7 @@ import { CHAIN_ID, planOrThrow, planOut, proposalIdIn, proposalOr404, stateDetai
 
 export const buildVoteTx = defineOperation({
   id: 'build_vote_tx',
-  mcp: { tool: 'build_defi_tx', as: 'vote' },
+  mcp: { tool: 'build_tx', as: 'vote' },
   limit: 'expensive',
   method: 'GET',
   path: '/api/defi/governance/vote-tx',

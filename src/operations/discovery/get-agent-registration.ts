@@ -14,7 +14,7 @@ export const getAgentRegistration = defineOperation({
   cacheSeconds: 3600,
   staleSeconds: 3600,
   mcp: { tool: 'get_discovery_document', as: 'agent_registration' },
-  uses: ['chain', 'baseUrl'],
+  uses: ['chain', 'baseUrl', 'receipts'],
   async handler(ctx) {
     return buildRegistration(ctx)
   },

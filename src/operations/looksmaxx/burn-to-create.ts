@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineOperation } from '../define.ts'
 import { looksmaxxResult, PORTRAIT_BODY_LIMIT } from './schemas.ts'
-import { portraitFields, burnerSignatureField, burnerDeadlineField } from './submit-looksmaxx.ts'
+import { portraitFields, burnerSignatureField, burnerDeadlineField } from './input.ts'
 import { submitPortrait, statusUrl } from '../../pipeline/submit-portrait.ts'
 import { toLooksmaxxResult } from './to-result.ts'
 
@@ -19,7 +19,7 @@ export const burnToCreate = defineOperation({
   input: z.object({ ...portraitFields, burnerSignature: burnerSignatureField, burnerDeadline: burnerDeadlineField }),
   output: looksmaxxResult,
   errors: ['INVALID_ADDRESS', 'INVALID_IMAGE', 'INVALID_SIGNATURE', 'SIGNATURE_EXPIRED', 'BURN_VERIFICATION_FAILED', 'RATE_LIMITED', 'BURN_ALREADY_USED', 'UPSTREAM_FAILED'],
-  uses: ['config', 'chain', 'db', 'pipeline', 'baseUrl', 'clock'],
+  uses: ['config', 'chain', 'db', 'pipeline', 'baseUrl', 'clock', 'receipts'],
   async handler(ctx, input) {
     const submission = await submitPortrait(ctx, {
       source: 'burn-to-create',
@@ -31,6 +31,6 @@ export const burnToCreate = defineOperation({
       burnerSignature: input.burnerSignature,
       burnerDeadline: input.burnerDeadline,
     })
-    return { ...toLooksmaxxResult(ctx, submission), statusUrl: statusUrl(ctx, submission.burnTxHash) }
+    return { ...(await toLooksmaxxResult(ctx, submission)), statusUrl: statusUrl(ctx, submission.burnTxHash) }
   },
 })

@@ -11,7 +11,7 @@ export const getLooksmaxxStatus = defineOperation({
   method: 'GET',
   path: '/api/x402/looksmaxx/{burnTxHash}',
   summary: 'State of a looksmaxx submission: its steps with timestamps, and the result once minted',
-  description: 'Look up by either transaction hash of the burn. A client whose POST timed out recovers its NFT here.',
+  description: 'Look up by either transaction hash of the burn. A client whose POST timed out recovers its NFT here. Once minted, result carries the same signed receipts as the paid answer.',
   tags: ['looksmaxx'],
   input: z.object({ burnTxHash: txHash.describe('burnTxHash or devTxHash of the submission') }),
   output: z.object({
@@ -26,7 +26,7 @@ export const getLooksmaxxStatus = defineOperation({
     result: looksmaxxResult.nullable(),
   }),
   errors: ['NOT_FOUND'],
-  uses: ['db', 'pipeline'],
+  uses: ['db', 'pipeline', 'chain', 'receipts'],
   async handler(ctx, { burnTxHash }) {
     const submission = await findSubmissionByTxHash(ctx.db, burnTxHash)
     if (!submission) throw new AppError('NOT_FOUND', `No submission uses transaction ${burnTxHash}.`)
@@ -45,7 +45,7 @@ export const getLooksmaxxStatus = defineOperation({
         lastError: submission.lastError,
         nextAttemptAt: submission.nextAttemptAt.toISOString(),
       },
-      result: done ? toLooksmaxxResult(ctx, submission) : null,
+      result: done ? await toLooksmaxxResult(ctx, submission) : null,
     }
   },
 })

@@ -3,14 +3,32 @@ import { BURN_ADDRESS, BURN_HALF_WEI, BURN_TOTAL_WEI, PERMIT2_ADDRESS, X402_EXAC
 import { respond, type Ports } from '../define.ts'
 import { zeroAddress } from 'viem'
 import { buildPaymentRequiredV2, encodeX402Header } from '../../x402/payment-required-v2.ts'
+import { declareBazaar } from '../../x402/bazaar.ts'
+import { OFFER_RECEIPT } from '../../receipts/x402-receipt.ts'
 import { redeemBurnDomain, redeemBurnTypes } from '../../chain/verify/burner-authorization.ts'
+import { jsonSchemaOf } from '../json-schema.ts'
+import { MCP_PATH } from '../runtime/paths.ts'
+import { submitLooksmaxxInput } from './input.ts'
+
+/** What a 402 of the looksmaxx uses: the chain, the base URL and the key that signs its offers. */
+export type PaymentRequiredContext = Pick<PortraitContext, 'chain' | 'baseUrl'> & Ports<'receipts'>
+
+/** How the request came: the 402 names the resource the client called (the HTTP route, or the MCP endpoint and tool). */
+export type PaidTransport = 'http' | 'mcp'
+
+export const LOOKSMAXX_TOOL = 'submit_looksmaxx'
+
+/** The paid resource's URL as the client calls it: the route over HTTP, the MCP endpoint over MCP. */
+export function looksmaxxResource(ctx: Pick<PortraitContext, 'baseUrl'>, transport: PaidTransport): string {
+  return transport === 'mcp' ? `${ctx.baseUrl()}${MCP_PATH}` : `${ctx.baseUrl()}/api/x402/looksmaxx`
+}
 
 /** The 402 answer of the looksmaxx endpoint: how to pay and what to burn. */
-export function paymentRequiredBody(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>, error?: string) {
+export function paymentRequiredBody(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>, error?: string, resource?: string) {
   return {
     x402Version: 1 as const,
     ...(error ? { error } : {}),
-    accepts: looksmaxxOffers(ctx),
+    accepts: looksmaxxOffers(ctx, resource),
     burnRequirements: {
       token: ctx.chain.contracts.token,
       totalAmount: BURN_TOTAL_WEI.toString(),
@@ -49,15 +67,63 @@ export function burnerProof(ctx: Ports<'chain'>) {
   }
 }
 
+const EXAMPLE_HASH = `0x${'ab'.repeat(32)}`
+// Valid against the input schema (a facilitator validates the declaration before cataloguing it).
+const INPUT_EXAMPLE = { burnTxHash: EXAMPLE_HASH, devTxHash: `0x${'cd'.repeat(32)}`, burnerAddress: `0x${'11'.repeat(20)}`, image: '<base64 of a JPEG, PNG or WebP portrait, at most 4 MB>', imageType: 'image/jpeg' }
+const OUTPUT_EXAMPLE = {
+  success: true,
+  source: 'x402-agent',
+  tokenId: '42',
+  ipfsCid: 'bafy…',
+  mintTxHash: EXAMPLE_HASH,
+  receipts: { x402: { format: 'eip712', payload: {}, signature: '0x…' }, delivery: { format: 'eip712', payload: {}, signature: '0x…' } },
+}
+
+/** Built once per transport: the declaration depends on nothing but the schema. */
+const bazaarHeld = new Map<PaidTransport, Promise<Record<string, unknown>>>()
+function bazaarOf(transport: PaidTransport) {
+  let held = bazaarHeld.get(transport)
+  if (!held) {
+    held = declareLooksmaxxBazaar(transport)
+    held.catch(() => bazaarHeld.delete(transport))
+    bazaarHeld.set(transport, held)
+  }
+  return held
+}
+
+/** How to call the paid looksmaxx, as x402's bazaar extension declares it for this transport. */
+function declareLooksmaxxBazaar(transport: PaidTransport) {
+  const inputSchema = jsonSchemaOf(submitLooksmaxxInput, 'input')
+  if (transport === 'mcp') {
+    return declareBazaar({
+      transport: 'mcp',
+      tool: LOOKSMAXX_TOOL,
+      description: 'Redeem a 225,000-token burn and a 1 USDm x402 payment for a minted AI portrait NFT; the payment goes in _meta["x402/payment"].',
+      // The tool's own inputSchema, as tools/list gives it.
+      inputSchema: { type: 'object', ...inputSchema },
+      example: INPUT_EXAMPLE,
+      outputExample: OUTPUT_EXAMPLE,
+    })
+  }
+  // Over HTTP the payment travels in a header, so the body schema leaves out paymentPayload.
+  const { paymentPayload: _inBody, ...bodyProperties } = (inputSchema.properties ?? {}) as Record<string, unknown>
+  return declareBazaar({ transport: 'http', method: 'POST', path: '/api/x402/looksmaxx', inputSchema: { ...inputSchema, properties: bodyProperties }, example: INPUT_EXAMPLE, outputExample: OUTPUT_EXAMPLE })
+}
+
 /**
  * The 402 in both x402 versions at once: the spec's v1 body (with its X-Payment-Required and
  * X-402-Version headers) and the v2 PaymentRequired in PAYMENT-REQUIRED. v2 clients read the
- * header first, v1 clients the body.
+ * header first, v1 clients the body. Both carry the offers signed by the receipt key
+ * (offer-receipt); the v2 one also declares the route or tool (bazaar) and payment-identifier.
  */
-export function paymentRequired(ctx: Pick<PortraitContext, 'chain' | 'baseUrl'>, error?: string) {
-  return respond(402, paymentRequiredBody(ctx, error), {
+export async function paymentRequired(ctx: PaymentRequiredContext, error?: string, transport: PaidTransport = 'http') {
+  const resource = looksmaxxResource(ctx, transport)
+  const v2 = buildPaymentRequiredV2(looksmaxxOffers(ctx, resource), error)
+  const [offers, bazaar] = await Promise.all([ctx.receipts.offers(resource, v2.accepts), bazaarOf(transport)])
+  v2.extensions = { ...v2.extensions, ...bazaar, [OFFER_RECEIPT]: offers }
+  return respond(402, { ...paymentRequiredBody(ctx, error, resource), extensions: { [OFFER_RECEIPT]: offers } }, {
     'X-Payment-Required': 'true',
     'X-402-Version': '1',
-    'PAYMENT-REQUIRED': encodeX402Header(buildPaymentRequiredV2(looksmaxxOffers(ctx), error)),
+    'PAYMENT-REQUIRED': encodeX402Header(v2),
   })
 }

@@ -51,6 +51,10 @@ const settlementResponse = {
     transaction: { type: 'string', description: 'Settlement transaction hash' },
     network: { type: 'string' },
     payer: { type: 'string', description: 'Address that signed the payment' },
+    extensions: {
+      type: 'object',
+      description: 'x402 extensions of the settlement: "offer-receipt".info.receipt is the receipt signed by the receipt key (EIP-712, the same as receipts.x402 of the body)',
+    },
   },
   required: ['success', 'transaction', 'network', 'payer'],
 }
@@ -77,7 +81,7 @@ export function paymentRequiredHeaders(): HeaderDoc[] {
     {
       name: 'PAYMENT-REQUIRED',
       required: true,
-      description: `x402 v2: base64 of the JSON PaymentRequired (x402Version 2, resource, accepts with network ${X402_NETWORK_V2} and amount, extensions declaring "${PAYMENT_IDENTIFIER}"). The body carries the same offer in x402 v1 form.`,
+      description: `x402 v2: base64 of the JSON PaymentRequired (x402Version 2, resource, accepts with network ${X402_NETWORK_V2} and amount; extensions "offer-receipt" (the offer signed by the receipt key), "bazaar" (how to call the route) and "${PAYMENT_IDENTIFIER}"). The body carries the same offer in x402 v1 form.`,
       schema: base64Json(jsonSchemaOf(paymentRequiredV2Schema, 'output')),
     },
     { name: 'X-Payment-Required', required: true, description: 'Always "true" (the spec\'s header).', schema: { type: 'string', const: 'true' } },
