@@ -86,17 +86,21 @@ test('the 402 carries offers signed by the published key and a bazaar declaratio
   const response = await app.get('/api/x402/looksmaxx')
   assert.equal(response.status, 402)
   const required = decodePaymentRequiredHeader(response.headers.get('payment-required')!)
-  const [offer] = (required.extensions!['offer-receipt'] as any).info.offers
-  const { signer, payload } = await verifyOfferSignatureEIP712(offer)
-  assert.equal(signer, key)
-  const accepted = required.accepts[0]!
-  assert.deepEqual(
-    { resourceUrl: payload.resourceUrl, scheme: payload.scheme, network: payload.network, asset: payload.asset, payTo: payload.payTo, amount: payload.amount },
-    { resourceUrl: required.resource.url, scheme: accepted.scheme, network: accepted.network, asset: accepted.asset, payTo: accepted.payTo, amount: accepted.amount },
-  )
-  assert.ok(payload.validUntil > Date.now() / 1000, 'the offer is still valid')
-  // The v1 body carries the same signed offer (x402 v1 form of the extension).
-  assert.deepEqual(response.body.extensions['offer-receipt'].info.offers, [offer])
+  // One signed offer per way to pay (the forwarder and Permit2), each naming its accepts entry.
+  const offers = (required.extensions!['offer-receipt'] as any).info.offers
+  assert.equal(offers.length, required.accepts.length)
+  for (const [i, offer] of offers.entries()) {
+    const { signer, payload } = await verifyOfferSignatureEIP712(offer)
+    assert.equal(signer, key)
+    const accepted = required.accepts[offer.acceptIndex ?? i]!
+    assert.deepEqual(
+      { resourceUrl: payload.resourceUrl, scheme: payload.scheme, network: payload.network, asset: payload.asset, payTo: payload.payTo, amount: payload.amount },
+      { resourceUrl: required.resource.url, scheme: accepted.scheme, network: accepted.network, asset: accepted.asset, payTo: accepted.payTo, amount: accepted.amount },
+    )
+    assert.ok(payload.validUntil > Date.now() / 1000, 'the offer is still valid')
+  }
+  // The v1 body carries the same signed offers (x402 v1 form of the extension).
+  assert.deepEqual(response.body.extensions['offer-receipt'].info.offers, offers)
   // bazaar: valid against its own schema, as a facilitator checks before cataloguing.
   const bazaar = required.extensions!.bazaar as any
   assert.deepEqual(validateDiscoveryExtension(bazaar), { valid: true })
