@@ -10,6 +10,8 @@ import { simulateForCaller } from '../plan-simulation.ts'
 export const buildExecuteTx = defineOperation({
   id: 'build_execute_tx',
   mcp: { tool: 'build_defi_tx', as: 'execute' },
+  // With address, an uncached simulation on the chain.
+  limit: 'expensive',
   method: 'GET',
   path: '/api/defi/governance/execute-tx',
   summary: 'execute plan for a Queued proposal whose timelock has passed (otherwise 400 naming the current state)',

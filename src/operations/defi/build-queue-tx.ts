@@ -9,6 +9,8 @@ import { simulateForCaller } from '../plan-simulation.ts'
 export const buildQueueTx = defineOperation({
   id: 'build_queue_tx',
   mcp: { tool: 'build_defi_tx', as: 'queue' },
+  // With address, an uncached simulation on the chain.
+  limit: 'expensive',
   method: 'GET',
   path: '/api/defi/governance/queue-tx',
   summary: 'queue plan for a Succeeded proposal (otherwise 400 naming the current state)',
