@@ -226,8 +226,12 @@ test('an RPC without eth_simulateV1: only step 1 is checked (method eth_call), a
     assert.deepEqual([sim.method, sim.executable, sim.steps.map((s) => s.ok)], ['eth_call', null, [true, null]])
     assert.ok(sim.steps[0]!.gasUsed! > 21_000n, 'step 1 has its eth_estimateGas figure')
     assert.match(sim.reason!, /^Only the first step was simulated/)
-    await simulatePlan(chain, me, plan.plan.map((s) => ({ ...s, value: BigInt(s.value) })))
-    assert.equal(proxy.calls().filter((c) => c.method === 'eth_simulateV1').length, 1, 'asked once')
+    // A first step that reverts is seen, decoded, and makes the plan not executable: the stake
+    // alone, without its approval.
+    const unapproved = await simulatePlan(chain, me, [{ ...plan.plan[1]!, value: 0n }])
+    assert.deepEqual([unapproved.method, unapproved.executable, unapproved.failedStep], ['eth_call', false, 1])
+    assert.equal(unapproved.steps[0]!.revertReason, `ERC20InsufficientAllowance(spender: ${contracts.moggerStaking}, allowance: 0, needed: 1000000000000000000)`)
+    assert.equal(proxy.calls().filter((c) => c.method === 'eth_simulateV1').length, 1, 'asked once, not again for a while')
   } finally {
     await proxy.close()
   }

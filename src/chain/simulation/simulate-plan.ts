@@ -23,9 +23,12 @@ function rpcErrorOf(error: unknown): RpcFailure | undefined {
   return { code: e.code, message, data: e.data }
 }
 
-/** The node does not know the method (geth -32601, EDR and others -32004, some -32000 with words). */
+/**
+ * The node does not serve the method (geth -32601, EDR and others -32004, some -32000 with
+ * words) or not in the form the service sends it (-32602): either way, asking again will not help.
+ */
 function isUnsupported(e: RpcFailure): boolean {
-  return e.code === -32601 || e.code === -32004 || /method .*(not (found|supported|available)|does not exist)|unsupported method/i.test(e.message)
+  return e.code === -32601 || e.code === -32004 || e.code === -32602 || /method .*(not (found|supported|available)|does not exist)|unsupported method/i.test(e.message)
 }
 
 /** A call the node would not include at all: eth_simulateV1's -38xxx codes (funds, nonce, fees, gas limits). */
