@@ -106,6 +106,8 @@ export async function simulateForCaller(chain: Chain, from: Address | undefined,
 export function planWouldFail(simulation: SimulationJson): AppError {
   const failed = simulation.steps.find((s) => s.step === simulation.failedStep)
   const details = {
+    // As the builders' own refusals, details.reason names the kind.
+    reason: failed ? 'would_revert' : 'insufficient_eth',
     ...(failed ? { step: failed.step, functionName: failed.functionName, revertReason: failed.revertReason, revertData: failed.revertData } : {}),
     simulation,
   }

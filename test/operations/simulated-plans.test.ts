@@ -83,7 +83,7 @@ async function refusedAt(path: string, step: number, functionName: string, reaso
   const r = await app.get(path)
   assert.equal(r.status, 400, `${path}: ${JSON.stringify(r.body)}`)
   assert.equal(r.body.error.code, 'PLAN_WOULD_REVERT')
-  assert.deepEqual([r.body.error.details.step, r.body.error.details.functionName], [step, functionName])
+  assert.deepEqual([r.body.error.details.reason, r.body.error.details.step, r.body.error.details.functionName], ['would_revert', step, functionName])
   assert.match(r.body.error.details.revertReason, reason)
   assert.match(r.body.error.message, new RegExp(`^Step ${step} \\(${functionName}\\) would revert: `))
   assert.equal(r.body.error.details.simulation.failedStep, step)
@@ -184,6 +184,14 @@ test('governance: vote, queue, propose, veto and execute simulated from their se
   await sendAndCompare(t, 'build_vote_tx', voter, vote.executionPlan, vote.simulation)
   await refusedAt(`/api/defi/governance/vote-tx?proposalId=7&support=for&voter=${testAccount(noTokens).account.address}`, 1, 'castVote', /^No voting power$/)
   await refusedAt(`/api/defi/governance/vote-tx?proposalId=7&support=for&voter=${testAccount(voter).account.address}`, 1, 'castVote', /^Already voted$/)
+  // A wallet with MG but no ETH: the vote would succeed, but the wallet cannot pay its gas.
+  const fresh = privateKeyToAccount(generatePrivateKey()).address
+  const { wallet, client } = walletOf(burners[1])
+  await client.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: contracts.secondToken, abi: erc20Abi, functionName: 'transfer', args: [fresh, E18] }) })
+  const penniless = await app.get(`/api/defi/governance/vote-tx?proposalId=7&support=for&voter=${fresh}`)
+  assert.equal(penniless.status, 400, JSON.stringify(penniless.body))
+  assert.deepEqual([penniless.body.error.code, penniless.body.error.details.reason, penniless.body.error.details.simulation.steps[0].ok], ['INSUFFICIENT_BALANCE', 'insufficient_eth', true])
+  assert.match(penniless.body.error.message, /^The wallet holds 0 ETH; the plan needs at least [\d.]+ ETH \([\d.]+ ETH of gas at [\d.]+ gwei\)\./)
 
   // Queue proposal 4 (Succeeded), from anyone.
   const queue = await ok(`/api/defi/governance/queue-tx?proposalId=4&address=${testAccount(noTokens).account.address}`)
