@@ -111,7 +111,8 @@ async function simulateFirstStep(chain: Chain, from: Address, calls: SimulationC
     head = { ...notSimulated(first!, 0), ok: true, gasUsed }
   } catch (error) {
     const rpc = rpcErrorOf(error)
-    if (!rpc) throw error
+    // A revert, or a call the node would not run (funds); anything else is the RPC failing.
+    if (!rpc || !(rpc.code === 3 || /revert/i.test(rpc.message) || isValidationError(rpc))) throw error
     const data = typeof rpc.data === 'string' ? rpc.data : undefined
     head = { ...notSimulated(first!, 0), ok: false, revertReason: decodeRevertReason(data, rpc.message), revertData: (data as `0x${string}` | undefined) ?? null }
   }
