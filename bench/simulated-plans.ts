@@ -79,9 +79,7 @@ export async function benchSimulatedPlans(): Promise<BenchResult> {
     }
     const maxAdded = Math.max(...added)
     const section = [
-      '## simulated-plans: what simulating a plan adds to a builder call',
-      '',
-      `Run of ${runDate()} by \`npm run bench -- simulated-plans\`: ${ROUNDS} sequential calls each after ${WARM_UP} of warm-up, the devnet in a process of its own.`,
+      `${ROUNDS} sequential calls each, after ${WARM_UP} of warm-up; the devnet in a process of its own.`,
       '',
       table(rows),
       '',
