@@ -1,8 +1,8 @@
 /**
  * What simulating a plan costs a builder: the same builder call with the sender given (the plan
- * is simulated) and without it (it is not), sequential, on the devnet in a process of its own;
- * and eth_simulateV1 of the looksmaxx plan's three steps sent to the devnet directly (the chain's
- * part of it). Also the RPC requests per call, from the service's own counter.
+ * is simulated) and without it (it is not), one call of each in turn, on the devnet in a process
+ * of its own; and eth_simulateV1 of the looksmaxx plan's three steps sent to the devnet directly
+ * (the chain's part of it). Also the RPC requests per call, from the service's own counter.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -15,7 +15,7 @@ import { defiRoles } from '../src/devnet/defi-accounts.ts'
 import { table } from './support.ts'
 import { runDate, yesNo, type BenchResult } from './summary.ts'
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 60)
 const WARM_UP = 5
 /** Added latency (p50) per simulated plan on the devnet that the builders may pay. */
 const TARGET_ADDED_MS = 25
@@ -30,19 +30,40 @@ export async function benchSimulatedPlans(): Promise<BenchResult> {
   const url = await app.listen()
   await app.ctx.indexer.stop()
   try {
-    /** p50 and p90 of `ROUNDS` sequential GETs, and the RPC requests each made. */
-    const measure = async (urlPath: string) => {
-      for (let i = 0; i < WARM_UP; i++) await fetch(`${url}${urlPath}`).then((r) => r.arrayBuffer())
-      const requests = app.ctx.chain.rpcRequestCount()
-      const times: number[] = []
-      for (let i = 0; i < ROUNDS; i++) {
-        const start = performance.now()
-        const response = await fetch(`${url}${urlPath}`)
-        const body = (await response.json()) as { simulation?: { executable: boolean | null } | null; error?: unknown }
-        times.push(performance.now() - start)
-        if (response.status !== 200) throw new Error(`${urlPath}: ${response.status} ${JSON.stringify(body)}`)
+    const call = async (urlPath: string) => {
+      const start = performance.now()
+      const response = await fetch(`${url}${urlPath}`)
+      const body = await response.json()
+      if (response.status !== 200) throw new Error(`${urlPath}: ${response.status} ${JSON.stringify(body)}`)
+      return performance.now() - start
+    }
+    /**
+     * `ROUNDS` sequential GETs of each URL, alternating (the machine's drift falls on both), and
+     * the RPC requests each kind made: p50 and p90, and the median of the paired differences.
+     */
+    const measure = async (withSim: string, without?: string) => {
+      for (let i = 0; i < WARM_UP; i++) {
+        await call(withSim)
+        if (without) await call(without)
       }
-      return { p50: median(times), p90: p90(times), rpc: (app.ctx.chain.rpcRequestCount() - requests) / ROUNDS }
+      const on: number[] = []
+      const off: number[] = []
+      let rpcOn = 0
+      let rpcOff = 0
+      for (let i = 0; i < ROUNDS; i++) {
+        let before = app.ctx.chain.rpcRequestCount()
+        on.push(await call(withSim))
+        rpcOn += app.ctx.chain.rpcRequestCount() - before
+        if (!without) continue
+        before = app.ctx.chain.rpcRequestCount()
+        off.push(await call(without))
+        rpcOff += app.ctx.chain.rpcRequestCount() - before
+      }
+      return {
+        on: { p50: median(on), p90: p90(on), rpc: rpcOn / ROUNDS },
+        off: without ? { p50: median(off), p90: p90(off), rpc: rpcOff / ROUNDS } : undefined,
+        added: without ? median(on.map((t, i) => t - off[i]!)) : undefined,
+      }
     }
     const trader = testAccount(defiRoles.burners[0]).account.address
     const agent = testAccount(5).account.address
@@ -55,15 +76,14 @@ export async function benchSimulatedPlans(): Promise<BenchResult> {
     const rows: Array<Record<string, string | number>> = []
     const added: number[] = []
     for (const c of cases) {
-      const off = c.without ? await measure(c.without) : undefined
-      const on = await measure(c.with)
-      if (off) added.push(on.p50 - off.p50)
+      const { on, off, added: delta } = await measure(c.with, c.without)
+      if (delta !== undefined) added.push(delta)
       rows.push({
         builder: c.name,
         'p50 ms, not simulated': off ? off.p50.toFixed(1) : '-',
         'p50 ms, simulated': on.p50.toFixed(1),
         'p90 ms, simulated': on.p90.toFixed(1),
-        'added p50 ms': off ? (on.p50 - off.p50).toFixed(1) : '-',
+        'added ms (median of pairs)': delta !== undefined ? delta.toFixed(1) : '-',
         'RPC requests per call (not / simulated)': `${off ? off.rpc.toFixed(1) : '-'} / ${on.rpc.toFixed(1)}`,
       })
     }
@@ -79,7 +99,7 @@ export async function benchSimulatedPlans(): Promise<BenchResult> {
     }
     const maxAdded = Math.max(...added)
     const section = [
-      `${ROUNDS} sequential calls each, after ${WARM_UP} of warm-up; the devnet in a process of its own.`,
+      `${ROUNDS} calls of each URL, one with the sender and one without in turn, after ${WARM_UP} of warm-up; the devnet in a process of its own.`,
       '',
       table(rows),
       '',
@@ -89,7 +109,7 @@ export async function benchSimulatedPlans(): Promise<BenchResult> {
       section,
       headlines: [{
         name: 'simulated-plans',
-        figure: `simulation adds p50 ${added.map((a) => a.toFixed(1)).join(' / ')} ms (amm swap 2 steps / vote 1 step); devnet eth_simulateV1 of 3 steps p50 ${median(direct).toFixed(1)} ms`,
+        figure: `simulation adds ${added.map((a) => a.toFixed(1)).join(' / ')} ms (median of pairs; amm swap 2 steps / vote 1 step); devnet eth_simulateV1 of 3 steps p50 ${median(direct).toFixed(1)} ms`,
         baseline: 'the same builder call without the sender (not simulated)',
         ratio: '',
         target: `≤ ${TARGET_ADDED_MS} ms added per plan (devnet)`,
