@@ -30,12 +30,25 @@ export async function benchSimulatedPlans(): Promise<BenchResult> {
   const url = await app.listen()
   await app.ctx.indexer.stop()
   try {
-    const call = async (urlPath: string) => {
+    /** CPU ms of this process (the service and the client) and of the devnet process. */
+    const cpu = () => {
+      const { user, system } = process.cpuUsage()
+      return { service: (user + system) / 1000, devnet: devnet.cpuMs() ?? NaN }
+    }
+    const spent = { on: { service: 0, devnet: 0 }, off: { service: 0, devnet: 0 } }
+    const call = async (urlPath: string, kind?: 'on' | 'off') => {
+      const before = cpu()
       const start = performance.now()
       const response = await fetch(`${url}${urlPath}`)
       const body = await response.json()
+      const ms = performance.now() - start
       if (response.status !== 200) throw new Error(`${urlPath}: ${response.status} ${JSON.stringify(body)}`)
-      return performance.now() - start
+      if (kind) {
+        const after = cpu()
+        spent[kind].service += after.service - before.service
+        spent[kind].devnet += after.devnet - before.devnet
+      }
+      return ms
     }
     /**
      * `ROUNDS` sequential GETs of each URL, alternating (the machine's drift falls on both), and
@@ -46,22 +59,25 @@ export async function benchSimulatedPlans(): Promise<BenchResult> {
         await call(withSim)
         if (without) await call(without)
       }
+      spent.on = { service: 0, devnet: 0 }
+      spent.off = { service: 0, devnet: 0 }
       const on: number[] = []
       const off: number[] = []
       let rpcOn = 0
       let rpcOff = 0
       for (let i = 0; i < ROUNDS; i++) {
         let before = app.ctx.chain.rpcRequestCount()
-        on.push(await call(withSim))
+        on.push(await call(withSim, 'on'))
         rpcOn += app.ctx.chain.rpcRequestCount() - before
         if (!without) continue
         before = app.ctx.chain.rpcRequestCount()
-        off.push(await call(without))
+        off.push(await call(without, 'off'))
         rpcOff += app.ctx.chain.rpcRequestCount() - before
       }
+      const per = (x: { service: number; devnet: number }) => ({ service: x.service / ROUNDS, devnet: x.devnet / ROUNDS })
       return {
-        on: { p50: median(on), p90: p90(on), rpc: rpcOn / ROUNDS },
-        off: without ? { p50: median(off), p90: p90(off), rpc: rpcOff / ROUNDS } : undefined,
+        on: { p50: median(on), p90: p90(on), rpc: rpcOn / ROUNDS, cpu: per(spent.on) },
+        off: without ? { p50: median(off), p90: p90(off), rpc: rpcOff / ROUNDS, cpu: per(spent.off) } : undefined,
         added: without ? median(on.map((t, i) => t - off[i]!)) : undefined,
       }
     }
@@ -85,25 +101,29 @@ export async function benchSimulatedPlans(): Promise<BenchResult> {
         'p90 ms, simulated': on.p90.toFixed(1),
         'added ms (median of pairs)': delta !== undefined ? delta.toFixed(1) : '-',
         'RPC requests per call (not / simulated)': `${off ? off.rpc.toFixed(1) : '-'} / ${on.rpc.toFixed(1)}`,
+        'CPU ms per call, service (not / simulated)': `${off ? off.cpu.service.toFixed(1) : '-'} / ${on.cpu.service.toFixed(1)}`,
+        'CPU ms per call, devnet (not / simulated)': `${off ? off.cpu.devnet.toFixed(1) : '-'} / ${on.cpu.devnet.toFixed(1)}`,
       })
     }
     // The chain's part: the looksmaxx plan's eth_simulateV1 alone, straight to the devnet.
     const plan = (await (await fetch(`${url}/api/agent/looksmaxx?wallet=${agent}`)).json()) as { steps: Array<{ skip: boolean; transaction: { to: string; data: string; value: string } | null }> }
     const calls = plan.steps.filter((s) => !s.skip && s.transaction).map((s) => ({ from: agent, to: s.transaction!.to, data: s.transaction!.data, value: `0x${BigInt(s.transaction!.value).toString(16)}` }))
     const direct: number[] = []
+    const devnetBefore = devnet.cpuMs() ?? NaN
     for (let i = 0; i < ROUNDS + WARM_UP; i++) {
       const start = performance.now()
       const response = await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_simulateV1', params: [{ blockStateCalls: [{ calls }], traceTransfers: true }, 'latest'] }) })
       await response.json()
       if (i >= WARM_UP) direct.push(performance.now() - start)
     }
+    const directCpu = ((devnet.cpuMs() ?? NaN) - devnetBefore) / (ROUNDS + WARM_UP)
     const maxAdded = Math.max(...added)
     const section = [
       `${ROUNDS} calls of each URL, one with the sender and one without in turn, after ${WARM_UP} of warm-up; the devnet in a process of its own.`,
       '',
       table(rows),
       '',
-      `The devnet's eth_simulateV1 of the looksmaxx plan's ${calls.length} steps, sent directly: p50 ${median(direct).toFixed(1)} ms, p90 ${p90(direct).toFixed(1)} ms (each step mined on a snapshot and reverted, behind the RPC gate).`,
+      `The devnet's eth_simulateV1 of the looksmaxx plan's ${calls.length} steps, sent directly: p50 ${median(direct).toFixed(1)} ms, p90 ${p90(direct).toFixed(1)} ms, ${directCpu.toFixed(1)} ms of the devnet's CPU each (each step mined on a snapshot and reverted, behind the RPC gate).`,
     ].join('\n')
     return {
       section,
