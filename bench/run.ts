@@ -15,6 +15,7 @@ import { benchGasless } from './gasless.ts'
 import { benchImageBomb } from './image-bomb.ts'
 import { benchSoak } from './soak.ts'
 import { benchDefiActivity } from './defi-activity.ts'
+import { benchSimulatedPlans } from './simulated-plans.ts'
 import { rewriteRun, rewriteSummary, type BenchResult } from './summary.ts'
 
 const seconds = (fallback: number) => Number(process.env.BENCH_SECONDS ?? fallback)
@@ -28,6 +29,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   stream: () => benchStream(Number(process.env.BENCH_CLIENTS ?? 5000)),
   'image-bomb': () => benchImageBomb(),
   'defi-activity': () => benchDefiActivity(seconds(8)),
+  'simulated-plans': () => benchSimulatedPlans(),
   // Not in the default run (10 minutes): npm run bench -- soak (SOAK_SECONDS to shorten it).
   soak: () => benchSoak(),
 }

@@ -1,6 +1,5 @@
 import http from 'node:http'
-import type { Provider } from '@nomicfoundation/edr'
-import { callProvider, type JsonRpcError } from './edr-provider.ts'
+import { callProvider, type JsonRpcError, type JsonRpcHandler } from './edr-provider.ts'
 
 type JsonRpcRequest = { jsonrpc?: string; id?: unknown; method?: unknown; params?: unknown }
 type JsonRpcResponse = { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: JsonRpcError }
@@ -25,7 +24,10 @@ const MAX_BODY = 8 * 1024 * 1024
  * Serves the provider as standard JSON-RPC over HTTP: single and batch requests (EDR itself
  * answers arrays without ids, so batches are split here), plus the devnet's own methods.
  */
-export async function serveJsonRpc(provider: Provider, options: { host: string; port: number; methods?: CustomMethods }) {
+export async function serveJsonRpc(
+  provider: JsonRpcHandler,
+  options: { host: string; port: number; methods?: CustomMethods; observe?: (method: string, params: unknown[], answer: { error?: JsonRpcError }) => void },
+) {
   const handleOne = async (request: JsonRpcRequest): Promise<JsonRpcResponse> => {
     const id = request.id ?? null
     if (typeof request.method !== 'string') return { jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid request' } }
@@ -42,6 +44,7 @@ export async function serveJsonRpc(provider: Provider, options: { host: string; 
       }
     }
     const { result, error } = await callProvider(provider, request.method, params)
+    options.observe?.(request.method, params, { error })
     return error ? { jsonrpc: '2.0', id, error } : { jsonrpc: '2.0', id, result: result ?? null }
   }
 

@@ -3,6 +3,8 @@ import type { Provider } from '@nomicfoundation/edr'
 import { createEdrProvider, DEVNET_CHAIN_ID } from './edr-provider.ts'
 import { serveJsonRpc } from './rpc-server.ts'
 import { createSendRawTransactionSync } from './send-sync.ts'
+import { createRpcGate, gatedHandler } from './rpc-gate.ts'
+import { createSimulateV1, trackImpersonation } from './simulate-v1.ts'
 import { readSeedJournal, recordSeed, replaySeed, seedKey, writeSeedJournal, SEED_JOURNAL_FORMAT, type SeedJournal } from './seed-journal.ts'
 import { BURN_ADDRESS } from '../chain/constants.ts'
 import { devnetAccount, roles } from '../chain/devnet-accounts.ts'
@@ -26,6 +28,10 @@ export type DevnetInfo = {
   burnAddress: `0x${string}`
 }
 
+/**
+ * `provider` is the engine itself, outside the gate of the JSON-RPC server: a request sent to it
+ * while a simulation runs would see (or be reverted with) the simulated blocks. Use `url`.
+ */
 export type Devnet = { url: string; info: DevnetInfo; provider: Provider; seed: SeedSource; close(): Promise<void> }
 
 /** How the chain got its contracts: replayed from the journal in .cache/devnet, or deployed (and journaled). */
@@ -86,12 +92,18 @@ export async function startDevnet(options: { host?: string; port?: number; servi
     },
     burnAddress: BURN_ADDRESS,
   }
-  // MegaETH serves eth_sendRawTransactionSync (EIP-7966); EDR does not, so the devnet adds it.
-  const sendSync = createSendRawTransactionSync(provider)
-  const server = await serveJsonRpc(provider, {
+  // MegaETH serves eth_sendRawTransactionSync (EIP-7966) and eth_simulateV1; EDR does not, so
+  // the devnet adds them. A simulation mines on a snapshot and reverts it: the gate keeps every
+  // other request (the sync sends included) out of that window.
+  const gate = createRpcGate()
+  const served = gatedHandler(provider, gate)
+  const impersonated = new Set<string>()
+  const sendSync = createSendRawTransactionSync(served)
+  const server = await serveJsonRpc(served, {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 8545,
-    methods: { devnet_info: () => info, eth_sendRawTransactionSync: sendSync.method },
+    methods: { devnet_info: () => info, eth_sendRawTransactionSync: sendSync.method, eth_simulateV1: createSimulateV1(provider, gate, impersonated) },
+    observe: (method, params, answer) => trackImpersonation(method, params, answer, impersonated),
   })
   options.log?.(`devnet (chain ${info.chainId}) JSON-RPC at ${server.url}, contracts ${source === 'replayed' ? 'replayed from .cache/devnet' : 'deployed and journaled'}`)
   const close = async () => {

@@ -212,7 +212,9 @@ test('add liquidity, then stake, claim and unstake on both venues with 1, 10 and
       assert.equal(pos.effectiveStake, ((amount * BigInt(tier.multiplierBps)) / 10_000n).toString())
     }
   }
-  // With the allowance already given, a second stake is one call.
+  // With the allowance already given, a second stake is one call (the tier staked all its MC: one more, or the
+  // simulation refuses the plan).
+  await d.fund(c.token, d.address(7), E18)
   const again = await ok(`/api/defi/staking/tx?action=stake&venue=mogger&amount=1&address=${d.address(7)}`)
   assert.deepEqual(again.executionPlan.map((s: any) => s.functionName), ['approve', 'stake'], 'exact approvals were used up')
   await d.travel(60)

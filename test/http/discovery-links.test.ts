@@ -112,6 +112,8 @@ const PROPOSAL_FOR: Record<string, string> = {
 const EXAMPLES: Record<string, Record<string, string | null>> = {
   // Without an address the builder plans for any wallet; the demo holder owns no NFT, and staking needs one.
   '/api/defi/staking/tx': { address: null },
+  // The demo holder owns no MG: with its address the plan's simulation refuses the addLiquidity.
+  '/api/defi/amm/add-liquidity-tx': { address: null },
   '/api/defi/amm/quote': { from: 'MC' },
 }
 

@@ -4,7 +4,7 @@ import http from 'node:http'
  * A JSON-RPC pass-through in front of the devnet that counts requests and can be told to
  * fail, to test how the service behaves when its RPC misbehaves.
  */
-export async function startRpcProxy(target: string, options: { maxLogsRange?: number } = {}) {
+export async function startRpcProxy(target: string, options: { maxLogsRange?: number; refuseMethods?: string[] } = {}) {
   let requests = 0
   let mode: 'pass' | 'fail' = 'pass'
   const calls: Array<{ method: string; params: any[] }> = []
@@ -27,6 +27,12 @@ export async function startRpcProxy(target: string, options: { maxLogsRange?: nu
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: single.id, error }))
         return
       }
+    }
+    // Like a node that lacks a method (geth's words and code).
+    if (single && options.refuseMethods?.includes(single.method)) {
+      const error = { code: -32601, message: `the method ${single.method} does not exist/is not available` }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: single.id, error }))
+      return
     }
     const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) })
     res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()))

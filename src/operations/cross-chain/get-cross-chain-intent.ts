@@ -5,6 +5,7 @@ import { defineOperation } from '../define.ts'
 import { walletIn } from '../schemas.ts'
 import { AppError } from '../../errors/app-error.ts'
 import { getLooksmaxxPlan } from '../looksmaxx/get-looksmaxx-plan.ts'
+import { simulationOut, type SimulationJson } from '../plan-simulation.ts'
 
 /** Chains one can bridge from, with the bridge that serves them (per the bridge info). */
 export const SOURCE_CHAINS = [
@@ -42,6 +43,7 @@ export const getCrossChainIntent = defineOperation({
     sourceChain: z.object({ id: z.string(), chainId: z.number().int() }),
     steps: z.array(z.object({ step: z.number().int(), action: z.string(), description: z.string(), url: z.string().optional(), transaction: z.unknown().optional(), postRequest: z.unknown().optional(), skip: z.boolean() })),
     destination: z.object({ chainId: z.number().int(), rpc: z.string() }),
+    simulation: simulationOut.nullable().describe('The MegaETH transactions (swap, burn, fund) simulated from the wallet as it stands now, before the bridge; numbered as in steps'),
   }),
   errors: ['UNKNOWN_CHAIN', 'INVALID_ADDRESS', 'INVALID_AMOUNT', 'UPSTREAM_FAILED'],
   cacheControl: 'no-cache',
@@ -58,6 +60,14 @@ export const getCrossChainIntent = defineOperation({
     if (input.amount !== undefined) parseEthAmount(input.amount, 'amount')
     const plan = (await getLooksmaxxPlan.handler(ctx, { wallet: input.wallet, ethAmount: input.amount }, meta)) as {
       steps: Array<{ step: number; action: string; description: string; skip: boolean; transaction: unknown; postRequest: unknown }>
+      simulation: SimulationJson | null
+    }
+    // The bridge comes first: every step of the local plan moves one place down.
+    const simulation = plan.simulation && {
+      ...plan.simulation,
+      failedStep: plan.simulation.failedStep === null ? null : plan.simulation.failedStep + 1,
+      reason: plan.simulation.reason?.replace(/^Step (\d+)/, (_, n: string) => `Step ${Number(n) + 1}`) ?? null,
+      steps: plan.simulation.steps.map((s) => ({ ...s, step: s.step + 1 })),
     }
     const assets: readonly string[] = source.assets
     const bridgeAsset = assets.includes('ETH') ? 'ETH' : assets[0]
@@ -75,6 +85,7 @@ export const getCrossChainIntent = defineOperation({
         ...plan.steps.map((s) => ({ ...s, step: s.step + 1, transaction: s.transaction ?? undefined, postRequest: s.postRequest ?? undefined })),
       ],
       destination: { chainId: ctx.chain.info.chainId, rpc: ctx.chain.info.rpc },
+      simulation,
     }
   },
 })

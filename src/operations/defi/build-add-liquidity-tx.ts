@@ -5,6 +5,7 @@ import { readPaused } from '../../chain/reads/read-paused.ts'
 import { readPair } from '../../chain/reads/read-pair.ts'
 import { buildAddLiquidityPlan } from '../../chain/builders/build-pair-plans.ts'
 import { CHAIN_ID, humanAmount, pairSides, planOrThrow, planOut } from './shared.ts'
+import { simulateForCaller } from '../plan-simulation.ts'
 
 export const buildAddLiquidityTx = defineOperation({
   id: 'build_add_liquidity_tx',
@@ -13,16 +14,16 @@ export const buildAddLiquidityTx = defineOperation({
   method: 'GET',
   path: '/api/defi/amm/add-liquidity-tx',
   summary: 'Execution plan to add MC/MG liquidity: approve, approve, addLiquidity',
-  description: 'Each approve is left out when address is given and its allowance already covers the amount.',
+  description: 'Each approve is left out when address is given and its allowance already covers the amount. With address the plan is simulated from it; one that would revert is refused (400 PLAN_WOULD_REVERT naming the step and the reason).',
   tags: ['defi'],
   input: z.object({
     amountMC: humanAmount('MEGACHAD to deposit, token units'),
     amountMG: humanAmount('MG to deposit, token units'),
     recipient: addressIn('Receiver of the LP tokens'),
-    address: addressIn('Wallet that will send the plan (for the allowance checks)').optional(),
+    address: addressIn('Wallet that will send the plan (for the allowance checks and the simulation)').optional(),
   }),
   output: z.object({ ...planOut, amountMC: wei, amountMG: wei, recipient: z.string() }),
-  errors: ['INVALID_ADDRESS', 'INVALID_AMOUNT', 'UPSTREAM_FAILED'],
+  errors: ['INVALID_ADDRESS', 'INVALID_AMOUNT', 'INSUFFICIENT_BALANCE', 'PLAN_WOULD_REVERT', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
   uses: ['chain'],
   async handler(ctx, { amountMC, amountMG, recipient, address }) {
@@ -35,6 +36,7 @@ export const buildAddLiquidityTx = defineOperation({
       }),
       { invalid_amount: 'INVALID_AMOUNT', invalid_recipient: 'INVALID_ADDRESS' },
     )
-    return { chainId: CHAIN_ID, executionPlan: plan, amountMC: amountMC.toString(), amountMG: amountMG.toString(), recipient }
+    const simulation = await simulateForCaller(ctx.chain, address, plan, 'refuse')
+    return { chainId: CHAIN_ID, executionPlan: plan, simulation, amountMC: amountMC.toString(), amountMG: amountMG.toString(), recipient }
   },
 })

@@ -7,6 +7,7 @@ import { buildProposePlan } from '../../chain/builders/build-governance-plans.ts
 import { defiAddress } from '../../chain/reads/defi-contracts.ts'
 import { AppError } from '../../errors/app-error.ts'
 import { CHAIN_ID, eligibilityJson, eligibilityOut, planOrThrow, planOut } from './shared.ts'
+import { simulateForCaller } from '../plan-simulation.ts'
 
 const targetIn = z
   .string()
@@ -32,7 +33,7 @@ export const buildProposeTx = defineOperation({
   method: 'POST',
   path: '/api/defi/governance/propose-tx',
   summary: 'propose() plan, with the proposer eligibility echoed; 400 on array lengths, addresses, wei or calldata',
-  description: "Only the ranking's top 3 burners of this or last week may propose: the plan is built for anyone (the call reverts for others), and canPropose tells which.",
+  description: "Only the ranking's top 3 burners of this or last week may propose: the plan is built for anyone (the call reverts for others), and canPropose tells which. With proposer the plan is simulated from it and handed out even when it would revert, marked simulation.executable false with the reason.",
   tags: ['defi'],
   input: z.object({
     proposer: addressIn('Would-be proposer').optional(),
@@ -54,7 +55,7 @@ export const buildProposeTx = defineOperation({
     const plan = planOrThrow(
       buildProposePlan({ governance: defiAddress(ctx.chain, 'governance'), targets, values: values.map(BigInt), calldatas, description }),
     )
-    const eligibility = await readProposeEligibility(ctx.chain, proposer)
-    return { chainId: CHAIN_ID, executionPlan: plan, eligibility: { chainId: CHAIN_ID, ...eligibilityJson(eligibility, proposer) } }
+    const [eligibility, simulation] = await Promise.all([readProposeEligibility(ctx.chain, proposer), simulateForCaller(ctx.chain, proposer, plan, 'mark')])
+    return { chainId: CHAIN_ID, executionPlan: plan, simulation, eligibility: { chainId: CHAIN_ID, ...eligibilityJson(eligibility, proposer) } }
   },
 })

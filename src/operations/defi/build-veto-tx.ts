@@ -5,6 +5,7 @@ import { buildVetoPlan } from '../../chain/builders/build-governance-plans.ts'
 import { defiAddress } from '../../chain/reads/defi-contracts.ts'
 import { readSafety } from '../../chain/reads/read-safety.ts'
 import { CHAIN_ID, planOrThrow, planOut, proposalIdIn, proposalOr404, stateDetails } from './shared.ts'
+import { simulateForCaller } from '../plan-simulation.ts'
 
 export const buildVetoTx = defineOperation({
   id: 'build_veto_tx',
@@ -13,7 +14,7 @@ export const buildVetoTx = defineOperation({
   method: 'GET',
   path: '/api/defi/governance/veto-tx',
   summary: 'Veto council plan: startVetoVote when no window is open, then castVetoVote (yes/veto = true, no/against = false)',
-  description: 'Only council members may vote; isCouncilMember tells whether voter is one (the call reverts for others).',
+  description: 'Only council members may vote; isCouncilMember tells whether voter is one (the call reverts for others). The plan is simulated from voter and handed out even when it would revert, marked simulation.executable false with the reason.',
   tags: ['defi'],
   input: z.object({
     proposalId: proposalIdIn,
@@ -34,8 +35,9 @@ export const buildVetoTx = defineOperation({
       }),
       {}, { ...stateDetails(p.state, proposalId), vetoEndTime: Number(p.veto.endTime) },
     )
+    const simulation = await simulateForCaller(ctx.chain, voter, plan, 'mark')
     return {
-      chainId: CHAIN_ID, executionPlan: plan, proposalId, veto, state: p.state, windowOpen: p.veto.startTime !== 0n,
+      chainId: CHAIN_ID, executionPlan: plan, simulation, proposalId, veto, state: p.state, windowOpen: p.veto.startTime !== 0n,
       isCouncilMember: safety.vetoCouncil.members.some((m) => m.toLowerCase() === voter.toLowerCase()),
     }
   },

@@ -4,6 +4,7 @@ import { AppError } from '../../errors/app-error.ts'
 import type { PlanResult } from '../../chain/builders/plan.ts'
 import { CHAIN_ID, TOKEN_DECIMALS } from '../../chain/constants.ts'
 import { addressOut, boundedInt, hexData, wei } from '../schemas.ts'
+import { simulationOut } from '../plan-simulation.ts'
 
 /** 10^12 tokens of 18 decimals. */
 const MAX_TOKEN_WEI = 10n ** 30n
@@ -30,7 +31,7 @@ export const planStepOut = z.object({
   args: z.array(z.unknown()),
 })
 
-export const planOut = { chainId: z.number().int(), executionPlan: z.array(planStepOut) }
+export const planOut = { chainId: z.number().int(), executionPlan: z.array(planStepOut), simulation: simulationOut.nullable() }
 
 export const fmt = (v: bigint) => formatUnits(v, TOKEN_DECIMALS)
 export { CHAIN_ID }

@@ -10,6 +10,7 @@ import { AppError } from '../../errors/app-error.ts'
 import { buildGiveFeedback } from '../../chain/builders/build-give-feedback.ts'
 import { receiptDocumentHash } from '../../receipts/receipt-document.ts'
 import { CHAIN_ID } from '../../chain/constants.ts'
+import { simulateForCaller } from '../plan-simulation.ts'
 import type { PaymentRequirements } from '../../x402/requirements.ts'
 
 const tag = (fallback: string, description: string) =>
@@ -17,7 +18,6 @@ const tag = (fallback: string, description: string) =>
 
 export const buildFeedbackTx = defineOperation({
   id: 'build_feedback_tx',
-  // HTTP only: the spec fixes the MCP server at 32 tools (the MCP results carry the receipts already).
   mcp: { tool: 'build_tx', as: 'feedback' },
   limit: 'expensive',
   method: 'GET',
@@ -75,12 +75,17 @@ export const buildFeedbackTx = defineOperation({
       feedbackHash: receiptDocumentHash(receipts),
     }
     const plan = planOrThrow(buildGiveFeedback({ reputationRegistry: ctx.chain.contracts.reputationRegistry, agentId, ...feedback }), { too_many_decimals: 'INVALID_INPUT', value_too_large: 'INVALID_INPUT' })
+    const sender = getAddress(submission.paymentFrom ?? submission.burner)
+    // Marked, not refused: a rating the registry would refuse from this sender (the agent's owner)
+    // says so, and the caller may send it from the wallet that should rate.
+    const simulation = await simulateForCaller(ctx.chain, sender, plan, 'mark')
     return {
       chainId: CHAIN_ID,
       executionPlan: plan,
       agentId: agentId.toString(),
       agentRegistry: `eip155:${CHAIN_ID}:${ctx.chain.contracts.identityRegistry}`,
-      sender: getAddress(submission.paymentFrom ?? submission.burner),
+      sender,
+      simulation,
       feedback: { ...feedback, value: feedback.value.toString() },
       receipts,
     }

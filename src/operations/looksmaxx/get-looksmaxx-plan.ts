@@ -10,6 +10,7 @@ import { parseEthAmount } from '../swap/parse-eth-amount.ts'
 import { AppError } from '../../errors/app-error.ts'
 import type { Chain } from '../../chain/clients.ts'
 import { burnerProof } from './payment-required.ts'
+import { sendableTxs, simulateForCaller, simulationOut } from '../plan-simulation.ts'
 import { looksmaxxRequirements } from '../../pipeline/submit-portrait.ts'
 import { BURN_ADDRESS, BURN_HALF_WEI, BURN_TOTAL_WEI, TOKEN_DECIMALS } from '../../chain/constants.ts'
 
@@ -42,7 +43,7 @@ export const getLooksmaxxPlan = defineOperation({
   path: '/api/agent/looksmaxx',
   summary: 'Ordered plan for a wallet to looksmaxx: swap, burn, fund transfer, submit, each ready to send',
   description:
-    'The swap step is skipped when the wallet already holds 225,000 tokens. Without ethAmount the swap buys exactly the missing tokens (quoted as exact output, plus 2% slippage room). An ethAmount whose swap does not guarantee the missing tokens (the quote less the 2% slippage room) is 400 INVALID_AMOUNT, with the ETH that covers them in details.ethNeeded: the burns of such a plan could only revert.',
+    'The swap step is skipped when the wallet already holds 225,000 tokens. Without ethAmount the swap buys exactly the missing tokens (quoted as exact output, plus 2% slippage room). An ethAmount whose swap does not guarantee the missing tokens (the quote less the 2% slippage room) is 400 INVALID_AMOUNT, with the ETH that covers them in details.ethNeeded: the burns of such a plan could only revert. The swap, burn and fund transfers are simulated from the wallet in order (simulation): a plan that would fail (no ETH, too few tokens) is still handed out, marked simulation.executable false with the step and the reason.',
   tags: ['looksmaxx'],
   input: z.object({
     wallet: walletIn('Wallet that will burn and receive the NFT'),
@@ -54,6 +55,7 @@ export const getLooksmaxxPlan = defineOperation({
     steps: z.array(step),
     expectedResult: z.object({ description: z.string(), returns: z.record(z.string(), z.string()), statusUrlTemplate: z.string() }),
     chain: z.object({ name: z.string(), chainId: z.number().int(), rpc: z.string() }),
+    simulation: simulationOut.nullable().describe('Steps 1-3 (those not skipped) simulated from the wallet, numbered as in steps; null when the swap could not be quoted'),
   }),
   errors: ['INVALID_ADDRESS', 'INVALID_AMOUNT', 'UPSTREAM_FAILED'],
   cacheControl: 'no-cache',
@@ -117,6 +119,12 @@ export const getLooksmaxxPlan = defineOperation({
       }
     }
     const transfer = (to: `0x${string}`) => buildTokenTransfer({ token: contracts.token, to, amount: BURN_HALF_WEI, chainId: info.chainId })
+    const burn = { step: 2, action: 'burn' as const, description: `Send 112,500 tokens to the burn address ${BURN_ADDRESS}.`, skip: false, skipReason: '', transaction: transfer(BURN_ADDRESS), postRequest: null }
+    const fund = { step: 3, action: 'tren_fund' as const, description: `Send 112,500 tokens to the fund wallet ${ctx.chain.fundWallet}.`, skip: false, skipReason: '', transaction: transfer(ctx.chain.fundWallet), postRequest: null }
+    // A plan for a wallet that cannot carry it out yet (no ETH, no tokens) still tells it what to
+    // do: it is marked not executable, with the step and the reason, rather than refused.
+    const txs = sendableTxs([swap, burn, fund].filter((s) => !s.skip).map((s) => ({ ...s.transaction, step: s.step })))
+    const simulation = txs ? await simulateForCaller(ctx.chain, wallet, txs, 'mark') : null
     return {
       wallet,
       currentState: {
@@ -127,8 +135,8 @@ export const getLooksmaxxPlan = defineOperation({
       },
       steps: [
         swap,
-        { step: 2, action: 'burn' as const, description: `Send 112,500 tokens to the burn address ${BURN_ADDRESS}.`, skip: false, skipReason: '', transaction: transfer(BURN_ADDRESS), postRequest: null },
-        { step: 3, action: 'tren_fund' as const, description: `Send 112,500 tokens to the fund wallet ${ctx.chain.fundWallet}.`, skip: false, skipReason: '', transaction: transfer(ctx.chain.fundWallet), postRequest: null },
+        burn,
+        fund,
         {
           step: 4,
           action: 'submit' as const,
@@ -165,6 +173,7 @@ export const getLooksmaxxPlan = defineOperation({
         statusUrlTemplate: `${ctx.baseUrl()}/api/x402/looksmaxx/{burnTxHash}`,
       },
       chain: info,
+      simulation,
     }
   },
 })

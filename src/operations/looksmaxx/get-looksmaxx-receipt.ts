@@ -8,7 +8,6 @@ import { receiptDocument } from '../../receipts/receipt-document.ts'
 
 export const getLooksmaxxReceipt = defineOperation({
   id: 'get_looksmaxx_receipt',
-  // HTTP only: the spec fixes the MCP server at 32 tools (the MCP results carry the receipts already).
   mcp: { tool: 'get_discovery_document', as: 'looksmaxx_receipt' },
   method: 'GET',
   path: '/api/x402/looksmaxx/{burnTxHash}/receipt',

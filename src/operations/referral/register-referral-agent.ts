@@ -8,6 +8,7 @@ import { BURN_TOTAL_WEI, CHAIN_ID, TOKEN_SYMBOL } from '../../chain/constants.ts
 import { storeSignedAgentProfile } from '../../store/referral-codes.ts'
 import { issuedAtField, requireWalletSignature, walletSignatureFor } from '../wallet-signature.ts'
 import { referralCodeOf } from './referral-code.ts'
+import { simulateForCaller, simulationOut } from '../plan-simulation.ts'
 
 export const registerReferralAgent = defineOperation({
   id: 'register_referral_agent',
@@ -17,7 +18,7 @@ export const registerReferralAgent = defineOperation({
   method: 'POST',
   path: '/api/agent/register',
   summary: 'Become a referral agent: the registerAgent() transaction to send, and your code',
-  description: 'Only the wallet may register itself: signature is its EIP-712 ReferralAgentRegistration over mcpEndpoint and description as sent (omitted ones as "") and issuedAt (see signTypedData in GET /api/agent/register); a missing or foreign signature is 400 INVALID_SIGNATURE. Earn 11,250 tokens (5% of the burn, out of the fund half) for each burn made with your referral. Send the returned transaction from the wallet; the code works once it is mined.',
+  description: 'Only the wallet may register itself: signature is its EIP-712 ReferralAgentRegistration over mcpEndpoint and description as sent (omitted ones as "") and issuedAt (see signTypedData in GET /api/agent/register); a missing or foreign signature is 400 INVALID_SIGNATURE. Earn 11,250 tokens (5% of the burn, out of the fund half) for each burn made with your referral. Send the returned transaction from the wallet; the code works once it is mined. The transaction is simulated from the wallet (simulation); one that would fail is marked executable false with the reason.',
   tags: ['economy'],
   input: z.object({
     wallet: addressIn('Agent wallet'),
@@ -39,6 +40,7 @@ export const registerReferralAgent = defineOperation({
       howItWorks: z.array(z.string()),
       earnings: z.object({ perBurn: z.string(), percentage: z.string() }),
     }),
+    simulation: simulationOut.nullable().describe('registerAgent() simulated from the wallet (null when already registered)'),
   }),
   errors: ['INVALID_ADDRESS', 'INVALID_SIGNATURE', 'SIGNATURE_EXPIRED', 'UPSTREAM_FAILED'],
   uses: ['chain', 'db', 'clock'],
@@ -53,6 +55,8 @@ export const registerReferralAgent = defineOperation({
     })
     const agent = await readReferralAgent(ctx.chain, wallet)
     const code = referralCodeOf(wallet)
+    const transaction = agent.registered ? null : buildRegisterAgent({ referral: ctx.chain.contracts.referral, chainId: CHAIN_ID })
+    const simulation = await simulateForCaller(ctx.chain, wallet, transaction ? [{ ...transaction, functionName: 'registerAgent' }] : [], 'mark')
     await storeSignedAgentProfile(ctx.db, code, wallet, { mcpEndpoint, description, signature, issuedAt })
     const reward = (BURN_TOTAL_WEI - BURN_TOTAL_WEI / 2n) * agent.bps / 10_000n
     return {
@@ -61,9 +65,7 @@ export const registerReferralAgent = defineOperation({
       referralCode: code,
       registration: {
         description: agent.registered ? 'Already registered: nothing to send.' : 'Send this transaction from your wallet to register with the referral contract.',
-        transaction: agent.registered
-          ? null
-          : buildRegisterAgent({ referral: ctx.chain.contracts.referral, chainId: CHAIN_ID }),
+        transaction,
       },
       afterRegistration: {
         referralCode: code,
@@ -75,6 +77,7 @@ export const registerReferralAgent = defineOperation({
         ],
         earnings: { perBurn: `${Number(formatUnits(reward, 18)).toLocaleString('en-US')} ${TOKEN_SYMBOL}`, percentage: `${Number(agent.bps) / 100}% of the fund half` },
       },
+      simulation,
     }
   },
 })

@@ -6,6 +6,7 @@ import { parseEthAmount } from './parse-eth-amount.ts'
 import { readPoolQuotes } from '../../chain/reads/read-pool-quotes.ts'
 import { buildBuySwapParams, encodeExactInputSingle } from '../../chain/builders/build-swap.ts'
 import { AppError } from '../../errors/app-error.ts'
+import { simulateForCaller, simulationOut } from '../plan-simulation.ts'
 import {
   BURN_ADDRESS, BURN_HALF_WEI, BURN_TOTAL_TOKENS, BURN_TOTAL_WEI, POOL_FEE, TOKEN_DECIMALS, TOKEN_SYMBOL,
 } from '../../chain/constants.ts'
@@ -64,6 +65,7 @@ const liveQuote = z.object({
     note: z.string(),
   }),
   chain: chainInfo,
+  simulation: simulationOut.nullable().describe('The swap simulated from recipient (present when recipient is given)'),
 })
 
 export const getSwapQuote = defineOperation({
@@ -73,7 +75,7 @@ export const getSwapQuote = defineOperation({
   path: '/api/x402/quote',
   summary: 'Quote buying the service token with ETH, with a ready exactInputSingle swap',
   description:
-    'Without ethAmount: swap venue, contract addresses and burn requirements. With ethAmount (ETH decimal like "0.5", or a wei integer of 10+ digits): a live quote from the DEX quoter and the router call with 2% slippage. Pass recipient to get the calldata too.',
+    'Without ethAmount: swap venue, contract addresses and burn requirements. With ethAmount (ETH decimal like "0.5", or a wei integer of 10+ digits): a live quote from the DEX quoter and the router call with 2% slippage. Pass recipient to get the calldata too, and the swap simulated from that wallet (simulation; a swap that would fail, e.g. for want of ETH, is still quoted, marked simulation.executable false with the reason).',
   tags: ['swap'],
   input: z.object({
     ethAmount: z.string().optional().describe('ETH to spend: decimal ETH ("0.5") or wei ("500000000000000000")'),
@@ -134,6 +136,10 @@ export const getSwapQuote = defineOperation({
       quotedOut: quote.amountOut,
       recipient: input.recipient ?? RECIPIENT_PLACEHOLDER,
     })
+    const data = input.recipient ? encodeExactInputSingle({ ...params, recipient: input.recipient }) : undefined
+    const simulation = data
+      ? await simulateForCaller(ctx.chain, input.recipient, [{ to: contracts.swapRouter, data, value: amountIn, functionName: 'exactInputSingle' }], 'mark')
+      : null
     return {
       quote: {
         ethIn: formatEther(amountIn),
@@ -157,12 +163,13 @@ export const getSwapQuote = defineOperation({
           sqrtPriceLimitX96: params.sqrtPriceLimitX96.toString(),
         },
         value: amountIn.toString(),
-        ...(input.recipient ? { data: encodeExactInputSingle({ ...params, recipient: input.recipient }) } : {}),
+        ...(data ? { data } : {}),
         note: input.recipient
           ? 'Send data to the router with value; amountOutMinimum protects you from moves over 2%.'
           : `Replace ${RECIPIENT_PLACEHOLDER} with your wallet and send value with the call (or pass ?recipient= for calldata).`,
       },
       chain: info,
+      simulation,
     }
   },
 })
