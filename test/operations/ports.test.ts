@@ -21,10 +21,23 @@ const burner = '0x00000000000000000000000000000000000000b1'
 const token = '0x00000000000000000000000000000000000000a1'
 const relayer = '0x00000000000000000000000000000000000000a2'
 
-/** The chain port as far as get_gasless_burn reads it: the two addresses and one multicall. */
+/**
+ * The chain port as far as get_gasless_burn reads it: the two addresses, one multicall, and what
+ * the simulation of its approve asks (a node without eth_simulateV1, so the eth_call fallback).
+ */
 const chain = {
   contracts: { token, relayer },
-  client: { multicall: async () => [0n, 7n, 10n ** 30n] },
+  client: {
+    multicall: async () => [0n, 7n, 10n ** 30n],
+    request: async () => {
+      throw Object.assign(new Error('the method eth_simulateV1 does not exist'), { code: -32601 })
+    },
+    getBlockNumber: async () => 1n,
+    call: async () => ({ data: '0x' }),
+    estimateGas: async () => 46_000n,
+    getBalance: async () => 10n ** 18n,
+    getGasPrice: async () => 1n,
+  },
 } as unknown as Chain
 
 const meta = { headers: {}, transport: 'http' as const, requestId: 'test' }
