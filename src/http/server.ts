@@ -145,7 +145,7 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
           ? withRequestId(appError.toBody(), request.id)
           : appError.toBody()
     const retryAfter = appError.details?.retryAfterSeconds
-    if (appError.code === 'RATE_LIMITED' && typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter))
+    if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter))
     closeWhenStopping(reply)
     reply.code(appError.status).type('application/json').send(body)
   })
@@ -258,6 +258,7 @@ function mountOperation(app: FastifyInstance, ctx: Context, op: AnyOperation, li
       headers: request.headers as Record<string, string | undefined>,
       transport: 'http',
       requestId: request.id,
+      clientAddress: request.ip,
     }
     if (op.streams) {
       const result = await op.handler(portsOf(op, ctx), input, meta)

@@ -80,7 +80,8 @@ test('a client that reconnects with Last-Event-ID receives what it missed, in or
 })
 
 test('a backlog longer than one replay arrives in pages, over reconnections, without a gap', async () => {
-  const app = await service()
+  // Pages of 500 events: the byte budget (test/events/stream-bounds.test.ts) set out of the way.
+  const app = await service({ SSE_REPLAY_MAX_BYTES: String(1024 * 1024) })
   const burn = burnOn(app)
   const seen = await burn(100)
   const missed: Array<{ id: string }> = []
