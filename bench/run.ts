@@ -25,7 +25,8 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   // BENCH_DATABASE_URL: an empty PostgreSQL database to run it on instead of PGlite.
   'read-side': () => benchReadSide(seconds(8), process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
   gasless: () => benchGasless(),
-  stream: () => benchStream(Number(process.env.BENCH_CLIENTS ?? 5000)),
+  // BENCH_DATABASE_URL and BENCH_REDIS_URL: also two processes on PostgreSQL and Redis.
+  stream: () => benchStream(Number(process.env.BENCH_CLIENTS ?? 10_000)),
   'image-bomb': () => benchImageBomb(),
   'defi-activity': () => benchDefiActivity(seconds(8)),
   // Not in the default run (10 minutes): npm run bench -- soak (SOAK_SECONDS to shorten it).
