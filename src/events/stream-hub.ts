@@ -1,5 +1,7 @@
 import type { EventBus, ProtocolEvent } from '../adapters/bus/port.ts'
 import { AppError } from '../errors/app-error.ts'
+import type { Queryable } from '../store/db.ts'
+import { getStreamStart } from '../store/events.ts'
 
 /** One Server-Sent Events frame. */
 export const sseFrame = (event: string, data: unknown, id?: string): string =>
@@ -35,7 +37,12 @@ type Hub = {
   open: number
   byAddress: Map<string, number>
   streams: Set<FanOutStream>
-  unsubscribe?: () => void
+  /** The newest event id this instance has fanned out or read from the store. */
+  head: bigint
+  /** Portraits minted, as the newest stats event (or the store) says. */
+  totalBurns: number
+  /** The one read of the store that positions the instance's first stream. */
+  started?: Promise<void>
 }
 
 /** The streams of one instance, found by its bus (handlers get a fresh ports object per request). */
@@ -43,8 +50,32 @@ const hubs = new WeakMap<EventBus, Hub>()
 
 function hubOf(bus: EventBus): Hub {
   let hub = hubs.get(bus)
-  if (!hub) hubs.set(bus, (hub = { open: 0, byAddress: new Map(), streams: new Set() }))
-  return hub
+  if (hub) return hub
+  const created: Hub = { open: 0, byAddress: new Map(), streams: new Set(), head: 0n, totalBurns: 0 }
+  hubs.set(bus, created)
+  // One subscription for the instance's life: the fan-out, and the position new streams start
+  // at (kept while no stream is open, so it never lags behind what was published meanwhile).
+  bus.subscribe((event) => {
+    const framed = observe(created, event)
+    for (const open of created.streams) {
+      try {
+        open.deliver(framed)
+      } catch {
+        // A stream that cannot take the event is ending; the others still get it.
+      }
+    }
+  })
+  return created
+}
+
+/** Notes an event the instance has (fanned out, or read back after a bus outage); its frame. */
+function observe(hub: Hub, event: ProtocolEvent): FramedEvent {
+  const framed = frameOf(event)
+  if (framed.id > hub.head) hub.head = framed.id
+  const total = event.type === 'stats' ? event.data.totalBurns : undefined
+  // Counts only grow: a stats event overtaken by a newer one (another instance's) changes nothing.
+  if (typeof total === 'number' && total > hub.totalBurns) hub.totalBurns = total
+  return framed
 }
 
 /**
@@ -84,28 +115,43 @@ export function admitStream(bus: EventBus, bounds: StreamBounds, address: string
 }
 
 /**
- * Adds a stream to the instance's fan-out: one bus subscription for all of them, each event
- * framed once and handed to every stream in turn. Returns the leave function.
+ * Adds a stream to the instance's fan-out (one bus subscription for all streams, each event
+ * framed once and handed to every stream in turn). Returns the leave function.
  */
 export function joinFanOut(bus: EventBus, stream: FanOutStream): () => void {
   const hub = hubOf(bus)
   hub.streams.add(stream)
-  hub.unsubscribe ??= bus.subscribe((event) => {
-    const framed = frameOf(event)
-    for (const open of hub.streams) {
-      try {
-        open.deliver(framed)
-      } catch {
-        // A stream that cannot take the event is ending; the others still get it.
-      }
-    }
-  })
-  return () => {
-    hub.streams.delete(stream)
-    if (hub.streams.size > 0) return
-    hub.unsubscribe?.()
-    hub.unsubscribe = undefined
-  }
+  return () => hub.streams.delete(stream)
+}
+
+/**
+ * Where a stream that joined the fan-out starts: the newest event id of the instance and the
+ * portraits minted. Kept in memory from the events fanned out, so opening a stream costs no
+ * statement (1,000 clients connecting made 2,000, which queued in front of the burns: issue
+ * 26); the store is read once per instance, by its first stream. Ask after joining: every event
+ * newer than the answer reaches the stream through the fan-out.
+ */
+export async function streamStart(deps: { bus: EventBus; db: Queryable }): Promise<{ head: bigint; totalBurns: number }> {
+  const hub = hubOf(deps.bus)
+  hub.started ??= getStreamStart(deps.db).then(
+    (stored) => {
+      if (BigInt(stored.head) > hub.head) hub.head = BigInt(stored.head)
+      if (stored.portraits > hub.totalBurns) hub.totalBurns = stored.portraits
+    },
+    (error: unknown) => {
+      // The next stream reads again.
+      hub.started = undefined
+      throw error
+    },
+  )
+  await hub.started
+  return { head: hub.head, totalBurns: hub.totalBurns }
+}
+
+/** Events read back from the store (after a bus outage) move the instance's position too. */
+export function observeEvents(bus: EventBus, events: ProtocolEvent[]): FramedEvent[] {
+  const hub = hubOf(bus)
+  return events.map((event) => observe(hub, event))
 }
 
 /** Open streams of the instance behind `bus` (tests, metrics). */

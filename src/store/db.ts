@@ -96,33 +96,13 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
 }
 
 function wrapPglite(pglite: PgliteLike): Db {
-  // PGlite is one connection that runs statements one at a time in the order they are handed
-  // to it (the database thread in arrival order, the in-process instance behind its mutex).
-  // A statement outside a transaction is therefore handed over as soon as everything before it
-  // has been, without waiting for the answers before it: waiting made every statement cost a
-  // round trip to the database thread plus a turn of this thread's event loop, so 2,000
-  // statements of 1,000 stream clients connecting took seconds and held the burns published
-  // behind them (issue 26: stream p99 37 -> 406 ms at 1,000 clients). A transaction still has
-  // the connection to itself: what comes after it waits until it has ended.
+  // PGlite is one connection: transactions must not interleave with other queries, so every
+  // statement goes through this queue.
   let tail: Promise<unknown> = Promise.resolve()
-  /** Hands `fn`'s statements over after those queued before; the next waits only for the handing over. */
-  const inTurn = <T>(fn: () => Promise<T>): Promise<T> => {
-    const go = () => ({ result: fn() })
-    const started = tail.then(go, go)
-    tail = started
-    return started.then(({ result }) => result)
-  }
-  /** Runs `fn` alone: the next statement is handed over once `fn` has finished. */
   const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
     const run = tail.then(fn, fn)
     tail = run.catch(() => {})
     return run
-  }
-  // Every statement handed over, so closing waits for all of them.
-  let handed: Promise<unknown> = Promise.resolve()
-  const track = <T>(result: Promise<T>): Promise<T> => {
-    handed = Promise.all([handed, result.catch(() => {})])
-    return result
   }
   const direct: Queryable = {
     async query(sql, params) {
@@ -135,8 +115,8 @@ function wrapPglite(pglite: PgliteLike): Db {
   }
   return {
     kind: 'pglite',
-    query: (sql, params) => track(inTurn(() => direct.query(sql, params))),
-    exec: (sql) => track(inTurn(() => direct.exec(sql))),
+    query: (sql, params) => exclusive(() => direct.query(sql, params)),
+    exec: (sql) => exclusive(() => direct.exec(sql)),
     transaction: (fn) =>
       exclusive(async () => {
         await direct.query('BEGIN')
@@ -149,11 +129,7 @@ function wrapPglite(pglite: PgliteLike): Db {
           throw error
         }
       }),
-    close: () =>
-      exclusive(async () => {
-        await handed
-        await pglite.close()
-      }),
+    close: () => exclusive(() => pglite.close()),
   }
 }
 

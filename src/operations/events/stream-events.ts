@@ -2,8 +2,8 @@ import { z } from 'zod'
 import { defineOperation, stream } from '../define.ts'
 import { AppError } from '../../errors/app-error.ts'
 import { resyncOnReconnect } from '../../events/stream-resync.ts'
-import { admitStream, frameOf, joinFanOut, sseFrame, type FramedEvent } from '../../events/stream-hub.ts'
-import { readEventsAfter, readStreamStart } from '../../events/stream-reads.ts'
+import { admitStream, frameOf, joinFanOut, observeEvents, sseFrame, streamStart, type FramedEvent } from '../../events/stream-hub.ts'
+import { readEventsAfter } from '../../events/stream-reads.ts'
 
 /** How many missed events a reconnecting client gets at most; older ones are in the gallery. */
 const MAX_REPLAY = 500
@@ -75,9 +75,9 @@ export const streamEvents = defineOperation({
         // Events that are not stored (connected, the first stats, heartbeat, close) carry the
         // stream position as their id: reconnecting with it resumes exactly here.
         const position = () => String(lastSent)
-        const [start, missed] = await Promise.all([readStreamStart(ctx.db), resumeFrom === undefined ? undefined : readEventsAfter(ctx.db, resumeFrom, MAX_REPLAY)])
-        lastSent = resumeFrom ?? BigInt(start.head)
-        sink.write(sseFrame('connected', { lifetimeMs: ctx.config.SSE_LIFETIME_MS, heartbeatMs: ctx.config.SSE_HEARTBEAT_MS, lastEventId: start.head }, position()))
+        const [start, missed] = await Promise.all([streamStart(ctx), resumeFrom === undefined ? undefined : readEventsAfter(ctx.db, resumeFrom, MAX_REPLAY)])
+        lastSent = resumeFrom ?? start.head
+        sink.write(sseFrame('connected', { lifetimeMs: ctx.config.SSE_LIFETIME_MS, heartbeatMs: ctx.config.SSE_HEARTBEAT_MS, lastEventId: String(start.head) }, position()))
         if (missed) {
           // Bounded in bytes as well as in count (one event at least, so a page always moves on).
           let bytes = 0
@@ -89,14 +89,14 @@ export const streamEvents = defineOperation({
             bytes += framed.bytes.length
             replayed++
           }
-          if (replayed < missed.length || (missed.length === MAX_REPLAY && BigInt(start.head) > lastSent)) {
+          if (replayed < missed.length || (missed.length === MAX_REPLAY && start.head > lastSent)) {
             // More was missed than one replay holds: close at this position, so the client
             // reconnects for the next page instead of skipping to the live events.
             sink.write(sseFrame('close', { reason: 'backlog', reconnect: true, lastEventId: position() }, position()))
             return
           }
         } else {
-          sink.write(sseFrame('stats', { totalBurns: start.portraits }, position()))
+          sink.write(sseFrame('stats', { totalBurns: start.totalBurns }, position()))
         }
         for (const event of early.splice(0)) send(event)
         caughtUp = true
@@ -105,7 +105,7 @@ export const streamEvents = defineOperation({
         // Registered only now, so the one read of the instance starts at a real position.
         let overflowed: () => void = () => {}
         const backlog = new Promise<'backlog'>((resolve) => (overflowed = () => resolve('backlog')))
-        stopResync = resyncOnReconnect(ctx, { lastSent: () => lastSent, deliver: (events) => events.forEach((event) => send(frameOf(event))), overflow: () => overflowed() }, MAX_REPLAY)
+        stopResync = resyncOnReconnect(ctx, { lastSent: () => lastSent, deliver: (events) => observeEvents(ctx.bus, events).forEach(send), overflow: () => overflowed() }, MAX_REPLAY)
 
         const heartbeat = setInterval(() => sink.write(sseFrame('heartbeat', { at: new Date(ctx.clock()).toISOString() }, position())), ctx.config.SSE_HEARTBEAT_MS)
         let timer: NodeJS.Timeout | undefined
