@@ -55,7 +55,6 @@ export async function benchGasless(count = 100, sequential = 20): Promise<BenchR
   // here; from as many agents they would not meet a per-IP limit.
   const app = await createApp(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', RPC_URL: devnet.url, DATA_DIR: dataDir, RATE_LIMIT_WRITES_PER_MINUTE: '2000', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '2000', ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}) }))
   const url = await app.listen()
-  await app.ctx.indexer.stop()
   try {
     const chain = createViemChain(devnet.url, 'https://x', devnet.contracts.multicall3)
     const deployer = createWalletClient({ chain, transport: http(devnet.url), account: testAccount(0).account })

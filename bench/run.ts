@@ -15,6 +15,7 @@ import { benchGasless } from './gasless.ts'
 import { benchImageBomb } from './image-bomb.ts'
 import { benchSoak } from './soak.ts'
 import { benchDefiActivity } from './defi-activity.ts'
+import { benchStartup } from './startup.ts'
 import { rewriteRun, rewriteSummary, type BenchResult } from './summary.ts'
 
 const seconds = (fallback: number) => Number(process.env.BENCH_SECONDS ?? fallback)
@@ -29,6 +30,8 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   stream: () => benchStream(Number(process.env.BENCH_CLIENTS ?? 10_000)),
   'image-bomb': () => benchImageBomb(),
   'defi-activity': () => benchDefiActivity(seconds(8)),
+  // `npm start` cold and warm, against a bare Fastify start (bench/startup.ts; --runs etc. when run alone).
+  'start-up': () => benchStartup(),
   // Not in the default run (10 minutes): npm run bench -- soak (SOAK_SECONDS to shorten it).
   soak: () => benchSoak(),
 }
