@@ -27,8 +27,8 @@ export function frameOf(event: ProtocolEvent): FramedEvent {
 export type StreamBounds = { maxStreams: number; maxPerAddress: number }
 
 /** When to try again: a slot frees when a stream ends (each ends within SSE_LIFETIME_MS). */
-export const RETRY_FULL_SECONDS = 10
-export const RETRY_ADDRESS_SECONDS = 5
+const RETRY_FULL_SECONDS = 10
+const RETRY_ADDRESS_SECONDS = 5
 
 /** An open stream as the fan-out sees it. */
 export type FanOutStream = { deliver(event: FramedEvent): void }
@@ -153,6 +153,3 @@ export function observeEvents(bus: EventBus, events: ProtocolEvent[]): FramedEve
   const hub = hubOf(bus)
   return events.map((event) => observe(hub, event))
 }
-
-/** Open streams of the instance behind `bus` (tests, metrics). */
-export const openStreams = (bus: EventBus): number => hubs.get(bus)?.open ?? 0
