@@ -73,6 +73,6 @@ const expected = JSON.parse((await lines.next()).value as string) as string[]
 const deadline = Date.now() + 60_000
 const complete = () => seenBy.filter((seen) => expected.every((tx) => seen.has(tx))).length
 while (complete() < connected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
-process.stdout.write(JSON.stringify({ complete: complete(), arrivals: Object.fromEntries(expected.map((tx) => [tx, arrivals.get(tx) ?? []])) }) + '\n')
 for (const r of requests) r.destroy()
-process.exit(0)
+// Exits once the line is written: a pipe is written asynchronously, and 10,000 clients' arrivals make a long one.
+process.stdout.write(JSON.stringify({ complete: complete(), arrivals: Object.fromEntries(expected.map((tx) => [tx, arrivals.get(tx) ?? []])) }) + '\n', () => process.exit(0))
