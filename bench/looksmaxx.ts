@@ -70,9 +70,10 @@ export async function benchLooksmaxx(sequential = 50, concurrent = 20): Promise<
     times.sort((a, b) => a - b)
     const ownedAfterSequential = await owned()
     // The baseline: the same portrait through the stylizer alone, as many times, one at a time.
-    const portrait = Buffer.from(image, 'base64')
     const alone: number[] = []
     for (let i = 0; i < Math.min(times.length, 20); i++) {
+      // A copy each time: the stylizer hands the bytes to its thread (the buffer is transferred).
+      const portrait = Buffer.from(image, 'base64')
       const started = performance.now()
       await stylizer.generate({ image: portrait, mimeType: 'image/jpeg', seed: `0x${i.toString(16).padStart(64, '0')}` })
       alone.push(performance.now() - started)
