@@ -103,6 +103,7 @@ test('1,000 stream clients: a burn published as they connect reaches them with a
     assert.equal(delays.length, 5 * clients, 'every client got every burn')
     const sorted = delays.sort((a, b) => a - b)
     const p99 = sorted[Math.floor(sorted.length * 0.99)]!
+    t.diagnostic(`per burn, last client: ${[...published].map(([k, at]) => Math.round(Math.max(...(streams.arrivals.get(k) ?? [at])) - at)).join(', ')} ms`)
     t.diagnostic(`${clients} streams opened in ${openMs.toFixed(0)} ms; publish → client p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, last ${sorted.at(-1)!.toFixed(0)} ms; load stretch ${stretch.toFixed(1)}`)
     assert.ok(p99 < 250 * stretch, `publish → client p99 ${p99.toFixed(0)} ms with ${clients} clients (bound 250 ms × ${stretch.toFixed(1)} for the machine's load; 37 ms before the regression, 406 ms in it; last client ${sorted.at(-1)!.toFixed(0)} ms)`)
   } finally {
