@@ -51,8 +51,9 @@ export const streamEvents = defineOperation({
   errors: ['RATE_LIMITED', 'SERVICE_UNAVAILABLE'],
   streams: true,
   mcp: false,
-  // Opening costs a read of the store (a replay, uncached): counted per client address like the
-  // other uncached reads, so reconnecting in a loop is bounded besides the open-stream cap.
+  // A resuming stream reads the store (its replay, uncached): opening is counted per client
+  // address like the other uncached reads, so reconnecting in a loop is bounded besides the
+  // open-stream cap (issue 23).
   limit: 'expensive',
   uses: ['config', 'db', 'bus', 'clock'],
   async handler(ctx, input, meta) {
