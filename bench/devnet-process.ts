@@ -7,6 +7,7 @@ import { procStat } from './proc-stat.ts'
 export type DevnetProcess = {
   url: string
   contracts: Deployment['contracts']
+  fundWallet: Deployment['fundWallet']
   /** CPU time the devnet process has used so far, in ms (Linux; undefined elsewhere). */
   cpuMs(): number | undefined
   close(): Promise<void>
@@ -35,6 +36,7 @@ export async function startDevnetProcess(): Promise<DevnetProcess> {
       return {
         url,
         contracts: deployment.contracts,
+        fundWallet: deployment.fundWallet,
         cpuMs: () => procStat(`/proc/${child.pid}/stat`)?.cpuMs,
         async close() {
           if (child.exitCode === null) child.kill('SIGTERM')

@@ -24,6 +24,8 @@ import { testAccount } from '../test/support/accounts.ts'
 /** Relays mined per second with 100 at once, and the p50 of their POSTs (issue 8). */
 const TARGET_PER_SECOND = 100
 const TARGET_P50_MS = 100
+/** Issue 26: a relay's p50 at a steady 100 a second. */
+const TARGET_STEADY_P50_MS = 50
 /** Relays sent one at a time before the bursts (a running service has run every statement before). */
 const WARM_UP = 20
 /** Bursts, each of fresh burners; the median one is reported (the machine's throughput drifts). */
@@ -55,7 +57,6 @@ export async function benchGasless(count = 100, sequential = 20): Promise<BenchR
   // here; from as many agents they would not meet a per-IP limit.
   const app = await createApp(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', RPC_URL: devnet.url, DATA_DIR: dataDir, RATE_LIMIT_WRITES_PER_MINUTE: '2000', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '2000', ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}) }))
   const url = await app.listen()
-  await app.ctx.indexer.stop()
   try {
     const chain = createViemChain(devnet.url, 'https://x', devnet.contracts.multicall3)
     const deployer = createWalletClient({ chain, transport: http(devnet.url), account: testAccount(0).account })
@@ -144,8 +145,8 @@ export async function benchGasless(count = 100, sequential = 20): Promise<BenchR
       figure: `${count} relays at once, median of ${rounds.length} rounds: ${perSecond.toFixed(1)} relays/s (${median.mined} mined), POST p50 ${p50} ms (rounds: ${each((r) => r.perSecond.toFixed(1))} relays/s); at a steady ${TARGET_PER_SECOND}/s for ${STEADY_SECONDS} s: p50 ${steady.p50} ms, p99 ${steady.p99} ms (${steady.ok} of ${steadyCount} HTTP 200)`,
       baseline: `chain alone ${chainPerTx.toFixed(1)} ms per transaction, sequential`,
       ratio: '',
-      target: `≥ ${TARGET_PER_SECOND} relays/s; p50 < ${TARGET_P50_MS} ms`,
-      met: `throughput ${yesNo(perSecond >= TARGET_PER_SECOND && median.mined === count)}, p50 at once ${yesNo(p50 < TARGET_P50_MS)}, p50 at ${TARGET_PER_SECOND}/s ${yesNo(steady.p50 < TARGET_P50_MS && steady.ok === steadyCount)}`,
+      target: `≥ ${TARGET_PER_SECOND} relays/s; p50 < ${TARGET_P50_MS} ms at once, < ${TARGET_STEADY_P50_MS} ms at a steady ${TARGET_PER_SECOND}/s`,
+      met: `throughput ${yesNo(perSecond >= TARGET_PER_SECOND && median.mined === count)}, p50 at once ${yesNo(p50 < TARGET_P50_MS)}, p50 at ${TARGET_PER_SECOND}/s ${yesNo(steady.p50 < TARGET_STEADY_P50_MS && steady.ok === steadyCount)}`,
       date: runDate(),
     }
     const section = table([

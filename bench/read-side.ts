@@ -12,40 +12,35 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { CID } from 'multiformats/cid'
 import * as raw from 'multiformats/codecs/raw'
 import { sha256 } from 'multiformats/hashes/sha2'
-import { startDevnet } from '../src/devnet/start-devnet.ts'
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { startDevnetProcess, type DevnetProcess } from './devnet-process.ts'
 import { loadConfig } from '../src/config/load.ts'
 import { createApp } from '../src/app.ts'
 import { runBaseline, runLoad, table } from './support.ts'
 import { runDate, type BenchResult, type Headline } from './summary.ts'
-import { insertPortrait, rebuildReadModels } from '../src/store/portraits.ts'
-
-let nextTokenId = 10_000
+import { rebuildReadModels } from '../src/store/portraits.ts'
 
 /**
- * Ten burns a second arriving while the load runs, as the pipeline records them: a portrait
- * (its chadboard row and the totals in the same transaction), told to the read models, then the
- * invalidation of every read it changes.
+ * Ten burns a second through a whole mode (the bare runs too: the sender's and the devnet's CPU
+ * are another machine's in production, so both sides of the ratio bear them alike), real ones:
+ * bench/burn-load.ts sends, from a process of its own, what a looksmaxx puts on chain (the two
+ * burn transfers and the NFT mint) to the devnet, and the service's running indexer reads them,
+ * renews what they change (token and portraits: the gallery and the chadboard) and announces
+ * them on the event stream. What it does not do is record a portrait row: the pipeline does that
+ * after generating and pinning the image, and the stylizer at ten a second is the looksmaxx
+ * bench's subject, not this one's.
  */
-function startBurns(app: Awaited<ReturnType<typeof createApp>>, burners: `0x${string}`[]): () => Promise<void> {
-  let running = Promise.resolve()
-  const timer = setInterval(() => {
-    const n = nextTokenId++
-    running = running.then(async () => {
-      const hash = () => `0x${randomBytes(32).toString('hex')}` as `0x${string}`
-      const recorded = await app.ctx.db.transaction((tx) =>
-        insertPortrait(tx, {
-          tokenId: BigInt(n), burner: burners[n % burners.length]!, burnTxHash: hash(), devTxHash: hash(),
-          burnAmountWei: 225_000n * 10n ** 18n, deadAmountWei: 112_500n * 10n ** 18n, imageCid: `bafkreiburn${n}`, metadataCid: `bafkreimeta${n}`,
-          mintTxHash: hash(), source: 'x402-agent',
-        }),
-      )
-      if (recorded) app.ctx.readModels.portraits.recorded(recorded)
-      await app.ctx.fresh.changed(['portraits', 'token'])
-    })
-  }, 100)
+async function startBurns(devnet: DevnetProcess): Promise<() => Promise<{ burns: number; failed: number }>> {
+  const entry = fileURLToPath(new URL('./burn-load.ts', import.meta.url))
+  const args = { rpc: devnet.url, token: devnet.contracts.token, nft: devnet.contracts.nft, fund: devnet.fundWallet, multicall3: devnet.contracts.multicall3, perSecond: 10 }
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, JSON.stringify(args)], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
+  if ((await lines.next()).value !== 'started') throw new Error('the burn sender did not start')
   return async () => {
-    clearInterval(timer)
-    await running
+    child.stdin!.end()
+    return JSON.parse(((await lines.next()).value as string | undefined) ?? '{"burns":0,"failed":0}')
   }
 }
 
@@ -68,20 +63,21 @@ async function withCpu<T extends { requestsPerSec: number }>(run: () => Promise<
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7)
 
-/** The target of each mode, as a ratio to the bare route (issue 10; cache on: as http-reads). */
-const TARGETS: Record<string, number> = { 'cache on': 0.6, 'cache on, 10 burns/s': 0.8, 'cache off': 0.5 }
+/** The target of each mode, as a ratio to the bare route (issue 26: cached reads 0.85, cache off 0.6; issue 10: under burns 0.8). */
+const TARGETS: Record<string, number> = { 'cache on': 0.85, 'cache on, 10 burns/s': 0.8, 'cache off': 0.6 }
 
 export async function benchReadSide(seconds = 8, env: Record<string, string> = {}): Promise<BenchResult> {
-  const devnet = await startDevnet({ host: '127.0.0.1', port: 0 })
+  // The chain in a process of its own, as `npm start` runs it; the indexer runs, as in production.
+  const devnet = await startDevnetProcess()
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-bench-'))
   const serve = async (cacheTtlSeconds?: number) => {
     const app = await createApp(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', RPC_URL: devnet.url, DATA_DIR: dataDir, ...env, ...(cacheTtlSeconds === undefined ? {} : { CACHE_TTL_SECONDS: String(cacheTtlSeconds) }) }))
     const url = await app.listen()
-    await app.ctx.indexer.stop()
-    return { app, url }
+      return { app, url }
   }
   let { app, url } = await serve()
   const rows: Array<Record<string, string | number>> = []
+  const burnsSent = { burns: 0, failed: 0 }
   try {
     // 10,000 portraits from 1,000 burners, as the pipeline records them.
     const burners = Array.from({ length: 1000 }, () => privateKeyToAccount(`0x${randomBytes(32).toString('hex')}`).address)
@@ -134,14 +130,19 @@ export async function benchReadSide(seconds = 8, env: Record<string, string> = {
         const rounds: Array<{ bare: Awaited<ReturnType<typeof runBaseline>> & { cpuUs: number }; service: Awaited<ReturnType<typeof runLoad>> & { cpuUs: number }; ratio: number }> = []
         // Each service run sits between two bare runs and is compared with their mean: a drift
         // of the machine during the round moves both sides of the ratio alike.
+        const stopBurns = mode.burns ? await startBurns(devnet) : undefined
         let before = await withCpu(() => runBaseline(bytes, slice), slice)
         for (let round = 0; round < ROUNDS; round++) {
-          const stopBurns = mode.burns ? startBurns(app, burners) : undefined
-          const service = await withCpu(() => runLoad(`${url}${route}`, { seconds: slice }).finally(() => stopBurns?.()), slice)
+          const service = await withCpu(() => runLoad(`${url}${route}`, { seconds: slice }), slice)
           const after = await withCpu(() => runBaseline(bytes, slice), slice)
           const bare = { ...before, requestsPerSec: Math.round((before.requestsPerSec + after.requestsPerSec) / 2), cpuUs: Math.round((before.cpuUs + after.cpuUs) / 2) }
           rounds.push({ bare, service, ratio: service.requestsPerSec / bare.requestsPerSec })
           before = after
+        }
+        if (stopBurns) {
+          const sent = await stopBurns()
+          burnsSent.burns += sent.burns
+          burnsSent.failed += sent.failed
         }
         const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(ROUNDS / 2)]!
         rows.push({
@@ -161,7 +162,8 @@ export async function benchReadSide(seconds = 8, env: Record<string, string> = {
     await devnet.close()
     await rm(dataDir, { recursive: true, force: true })
   }
-  return { section: table(rows), headlines: headlinesOf(rows, env.DATABASE_URL ? 'PostgreSQL' : 'PGlite') }
+  const burnNote = burnsSent.burns + burnsSent.failed > 0 ? `\n\nUnder burns: ${burnsSent.burns} real burns mined through the burns mode's runs, bare and service (${burnsSent.failed} failed), each two transfers and an NFT mint, indexed by the running indexer.` : ''
+  return { section: table(rows) + burnNote, headlines: headlinesOf(rows, env.DATABASE_URL ? 'PostgreSQL' : 'PGlite') }
 }
 
 /** One Summary row per mode: both routes' rates, their baselines and ratios, met when both are. */

@@ -16,6 +16,7 @@ import { benchImageBomb } from './image-bomb.ts'
 import { benchSoak } from './soak.ts'
 import { benchDefiActivity } from './defi-activity.ts'
 import { benchSimulatedPlans } from './simulated-plans.ts'
+import { benchStartup } from './startup.ts'
 import { rewriteRun, rewriteSummary, type BenchResult } from './summary.ts'
 
 const seconds = (fallback: number) => Number(process.env.BENCH_SECONDS ?? fallback)
@@ -26,10 +27,13 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   // BENCH_DATABASE_URL: an empty PostgreSQL database to run it on instead of PGlite.
   'read-side': () => benchReadSide(seconds(8), process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
   gasless: () => benchGasless(),
-  stream: () => benchStream(Number(process.env.BENCH_CLIENTS ?? 5000)),
+  // BENCH_DATABASE_URL and BENCH_REDIS_URL: also two processes on PostgreSQL and Redis.
+  stream: () => benchStream(Number(process.env.BENCH_CLIENTS ?? 10_000)),
   'image-bomb': () => benchImageBomb(),
   'defi-activity': () => benchDefiActivity(seconds(8)),
   'simulated-plans': () => benchSimulatedPlans(),
+  // `npm start` cold and warm, against a bare Fastify start (bench/startup.ts; --runs etc. when run alone).
+  'start-up': () => benchStartup(),
   // Not in the default run (10 minutes): npm run bench -- soak (SOAK_SECONDS to shorten it).
   soak: () => benchSoak(),
 }

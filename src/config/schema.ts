@@ -159,6 +159,15 @@ export const envSchema = z.object({
   AGENT_ID: positiveInt.optional().describe('ERC-8004 agent ID of the service (production). Default: the devnet registration.'),
   SSE_LIFETIME_MS: positiveInt.default(55_000).describe('The event stream closes itself after this long (clients reconnect with Last-Event-ID).'),
   SSE_HEARTBEAT_MS: positiveInt.default(15_000).describe('Interval of heartbeat events on the event stream.'),
+  SSE_MAX_STREAMS: positiveInt
+    .default(10_000)
+    .describe('Event streams one process serves at once; past it a new stream is refused with 503 and Retry-After (another instance may serve it).'),
+  SSE_MAX_STREAMS_PER_ADDRESS: positiveInt
+    .default(20)
+    .describe('Event streams one client address may hold open on one process; past it 429 with Retry-After.'),
+  SSE_REPLAY_MAX_BYTES: positiveInt
+    .default(64 * 1024)
+    .describe('Bytes of missed events one stream replays on reconnection (besides at most 500 events); a longer backlog ends with a close event of reason backlog and the next connection pages on.'),
   CACHE_TTL_SECONDS: nonNegativeInt
     .default(5)
     .describe('Longest life of a cached answer (capped per read): only bounds changes no event announces, since every indexed event and every write renews what it changes; 0 turns caching off.'),

@@ -167,7 +167,7 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
           ? withRequestId(appError.toBody(), request.id)
           : appError.toBody()
     const retryAfter = appError.details?.retryAfterSeconds
-    if (appError.code === 'RATE_LIMITED' && typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter))
+    if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter))
     closeWhenStopping(reply)
     reply.code(appError.status).type('application/json').send(body)
   })

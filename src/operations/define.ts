@@ -31,8 +31,11 @@ export function respond<T>(status: number, body: T, headers?: Record<string, str
 export type Streamed = {
   kind: 'stream'
   headers: Record<string, string>
-  /** Writes until done; `closed` resolves when the client goes away. */
-  run(sink: { write(chunk: string): void; closed: Promise<void>; end(): void }): Promise<void>
+  /**
+   * Writes until done; `closed` resolves when the client goes away. A chunk may be bytes: an
+   * event written to thousands of streams is serialized once.
+   */
+  run(sink: { write(chunk: string | Uint8Array): void; closed: Promise<void>; end(): void }): Promise<void>
 }
 
 export function stream(headers: Record<string, string>, run: Streamed['run']): Streamed {
@@ -45,6 +48,11 @@ export type RequestMeta = {
   headers: Record<string, string | undefined>
   transport: 'http' | 'mcp' | 'chat'
   requestId: string
+  /**
+   * The client's network address as the HTTP server sees it (behind TRUST_PROXY, the one the
+   * proxy reports); unset for MCP and chat. What a per-client bound counts (open event streams).
+   */
+  clientAddress?: string
 }
 
 /**

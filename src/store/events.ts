@@ -23,3 +23,14 @@ export async function lastEventId(db: Queryable): Promise<string> {
   const { rows } = await db.query<{ id: string | null }>('SELECT max(id) AS id FROM events')
   return String(rows[0]?.id ?? 0)
 }
+
+/**
+ * Where a new stream starts, in one statement: the newest stored event and the portraits minted
+ * so far (its first stats event counts them as /api/stats does).
+ */
+export async function getStreamStart(db: Queryable): Promise<{ head: string; portraits: number }> {
+  const { rows } = await db.query<{ head: string | null; portraits: string | number | null }>(
+    'SELECT (SELECT max(id) FROM events) AS head, (SELECT portraits FROM portrait_totals) AS portraits',
+  )
+  return { head: String(rows[0]?.head ?? 0), portraits: Number(rows[0]?.portraits ?? 0) }
+}

@@ -1,8 +1,13 @@
 import { test, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { useDevnet, buildApp, type TestApp } from '../support/harness.ts'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { useDevnet, buildApp, pooledPglite, testConfig, type TestApp } from '../support/harness.ts'
 import { openStream } from '../support/sse.ts'
 import { publishEvent } from '../../src/events/publish-event.ts'
+import { createApp } from '../../src/app.ts'
+import type { Db } from '../../src/store/db.ts'
 
 // The socket is the point here: streams are read over HTTP. Each test has its service, so
 // none depends on the events another published; only the lifetime test's service closes its
@@ -80,7 +85,8 @@ test('a client that reconnects with Last-Event-ID receives what it missed, in or
 })
 
 test('a backlog longer than one replay arrives in pages, over reconnections, without a gap', async () => {
-  const app = await service()
+  // Pages of 500 events: the byte budget (test/events/stream-bounds.test.ts) set out of the way.
+  const app = await service({ SSE_REPLAY_MAX_BYTES: String(1024 * 1024) })
   const burn = burnOn(app)
   const seen = await burn(100)
   const missed: Array<{ id: string }> = []
@@ -117,5 +123,54 @@ test('the stream helper tells a broken connection from a clean end', async () =>
   } finally {
     server.closeAllConnections()
     await new Promise((resolve) => server.close(resolve))
+  }
+})
+
+test('issue 26: opening streams runs no statement after an instance\'s first; a slow store holds at most one replay read per position at a time, shared by the streams that wait for it', async () => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-stream-reads-'))
+  const db = await pooledPglite()
+  const statements: string[] = []
+  // Counts the statements on events; replays take 300 ms, as on a store busy with other work.
+  const counted: Db = {
+    ...db,
+    query: async (sql, params) => {
+      if (/\bevents\b/.test(sql)) statements.push(sql)
+      if (/FROM events WHERE id >/.test(sql)) await new Promise((r) => setTimeout(r, 300))
+      return db.query(sql, params)
+    },
+  }
+  const app = await createApp(testConfig({ DATA_DIR: dataDir, RPC_URL: devnet.url }), { db: Promise.resolve(counted) })
+  const streams: Array<Awaited<ReturnType<typeof openStream>>> = []
+  try {
+    const url = await app.listen()
+    const first = await openStream(`${url}/api/events`)
+    await first.waitFor((e) => e.event === 'stats')
+    streams.push(first)
+    const seen = (await publishEvent(app.ctx, 'burn', { txHash: `0x${'01'.repeat(32)}`, tokenId: '1' }))!
+    const missed = (await publishEvent(app.ctx, 'burn', { txHash: `0x${'02'.repeat(32)}`, tokenId: '2' }))!
+    await first.waitFor((e) => e.id === missed.id)
+
+    statements.length = 0
+    const fresh = await Promise.all(Array.from({ length: 19 }, () => openStream(`${url}/api/events`)))
+    streams.push(...fresh)
+    const stats = await Promise.all(fresh.map((s) => s.waitFor((e) => e.event === 'stats')))
+    assert.deepEqual(statements, [], 'no statement for 19 streams opening')
+    // Where they start is the instance's newest event, and the count is as stored.
+    for (const s of fresh) assert.equal(s.events.find((e) => e.event === 'connected')!.data.lastEventId, missed.id)
+    assert.ok(stats.every((e) => e.data.totalBurns === 0))
+
+    statements.length = 0
+    await Promise.all(streams.splice(0).map((s) => s.close()))
+    const resuming = await Promise.all(Array.from({ length: 20 }, () => openStream(`${url}/api/events`, { 'last-event-id': seen.id })))
+    streams.push(...resuming)
+    await Promise.all(resuming.map((s) => s.waitFor((e) => e.id === missed.id)))
+    const replays = statements.filter((sql) => /FROM events WHERE id >/.test(sql)).length
+    // Each read under way serves the streams that asked before it; those asking meanwhile share the next.
+    assert.ok(replays >= 1 && replays <= 3, `${replays} replay reads for 20 streams resuming together`)
+    assert.equal(statements.length, replays, 'nothing but the replays')
+  } finally {
+    await Promise.all(streams.map((s) => s.close()))
+    await app.close()
+    await rm(dataDir, { recursive: true, force: true })
   }
 })

@@ -117,8 +117,8 @@ function sharedStylizer(config: { IMAGE_PROVIDER?: string }): ImageGenerator | u
 }
 
 /** What createApp is handed besides the configuration: the shared stylizer and a pooled PGlite. */
-export function testAppOptions(config: { IMAGE_PROVIDER?: string; DATABASE_URL?: string }, images?: ImageGenerator) {
-  return { images: images ?? sharedStylizer(config), ...(config.DATABASE_URL ? {} : { db: pooledPglite() }) }
+export function testAppOptions(config: { IMAGE_PROVIDER?: string; DATABASE_URL?: string }, images?: ImageGenerator, embedded: 'pooled' | 'thread' = 'pooled') {
+  return { images: images ?? sharedStylizer(config), ...(config.DATABASE_URL || embedded === 'thread' ? {} : { db: pooledPglite() }) }
 }
 
 export type InjectResponse = { status: number; body: any; headers: Headers; text: string }
@@ -138,6 +138,11 @@ export type AppOptions = {
   images?: CreateAppOptions['images']
   /** An RPC in front of the devnet (a proxy that counts or fails calls); the devnet's own by default. */
   rpcUrl?: (devnet: TestDevnet) => string
+  /**
+   * With PGlite: `thread` opens the service's own database in DATA_DIR on its thread, as `npm
+   * start` does (the performance guards measure that); by default an in-process one from the pool.
+   */
+  embeddedDatabase?: 'pooled' | 'thread'
 }
 
 /**
@@ -150,7 +155,7 @@ export async function buildApp(devnet: TestDevnet, options: AppOptions = {}): Pr
   // PGlite, or with TEST_BACKEND=postgres (the second leg of .ci/run) PostgreSQL and Redis.
   const backend = await testBackend(options.database)
   const config = testConfig({ DATA_DIR: dataDir, RPC_URL: options.rpcUrl?.(devnet) ?? devnet.url, ...backend.env, ...options.env })
-  const app = await createApp(config, testAppOptions(config, options.images))
+  const app = await createApp(config, testAppOptions(config, options.images, options.embeddedDatabase))
   const url = await app.listen()
   async function request(method: string, urlPath: string, init: { body?: unknown; headers?: Record<string, string>; payload?: string | Buffer } = {}): Promise<InjectResponse> {
     const json = init.body !== undefined

@@ -124,7 +124,7 @@ function serveOperation(ctx: Context, op: AnyOperation, limits: Limits): Operati
     return { stamp: ctx.fresh.stamp(op.dependsOn ?? []), block: ctx.fresh.block(), minBlock }
   }
 
-  const metaOf = (caller: Caller): RequestMeta => ({ headers: caller.headers ?? {}, transport: caller.transport, requestId: caller.requestId })
+  const metaOf = (caller: Caller): RequestMeta => ({ headers: caller.headers ?? {}, transport: caller.transport, requestId: caller.requestId, clientAddress: caller.address })
 
   async function compute(parsed: Parsed, caller: Caller, walletLimit: Promise<LimitState> | undefined): Promise<Served> {
     const limit = walletLimit ? await walletLimit : undefined

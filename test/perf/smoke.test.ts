@@ -1,0 +1,190 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import net from 'node:net'
+import { availableParallelism, loadavg } from 'node:os'
+import Fastify from 'fastify'
+import { encodeFunctionData, erc20Abi, maxUint256 } from 'viem'
+import { useApp, type TestApp } from '../support/harness.ts'
+import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
+import { looksmaxxBody } from '../support/builders.ts'
+import { publishEvent } from '../../src/events/publish-event.ts'
+
+/**
+ * Performance guards inside `npm test` (issue 26: a 25-fold loss of the event stream went
+ * unnoticed for a whole round of work). Each bound is a ratio measured in the same test or a
+ * generous absolute, so that a 3-fold regression breaks it and the noise of a shared 2-core
+ * machine does not; each says the figure it protects (bench/README.md has the benchmarks). The
+ * absolutes hold as written on an idle machine; under load (the suite's own parallel processes,
+ * other work) they stretch by the load per core (`loadStretch`). On both backends (TEST_BACKEND).
+ */
+// The embedded database on its thread, as `npm start` runs it: the stream's regression lived there.
+const app = useApp({ embeddedDatabase: 'thread' })
+
+/** The median of a few measures: one GC pause or one preempted slice does not decide. */
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+/**
+ * How much the absolutes stretch for the machine's load now: the 1-minute load average per core,
+ * at least 1. An idle 2-core machine (load up to 2) keeps the bounds as written; at load 8 every
+ * runnable thread waits its turn about four times as long at every wake-up, and a request is a
+ * chain of wake-ups (the devnet, the database thread, the stylizer thread, the event loop).
+ */
+const loadStretch = () => Math.max(1, loadavg()[0]! / availableParallelism())
+
+/** Runs `measure`, then says how far its bound stretches (the load before and after, averaged). */
+async function measured<T>(measure: () => Promise<T>): Promise<{ value: T; stretch: number }> {
+  const before = loadStretch()
+  const value = await measure()
+  return { value, stretch: (before + loadStretch()) / 2 }
+}
+
+/** `count` raw event-stream connections, 20 per loopback address (the per-address cap as configured). */
+async function openStreams(app: TestApp, count: number) {
+  const port = Number(new URL(app.url).port)
+  const arrivals = new Map<number, number[]>()
+  const sockets: net.Socket[] = []
+  await Promise.all(
+    Array.from({ length: count }, (_, i) => {
+      const group = Math.floor(i / 20)
+      const localAddress = `127.3.${Math.floor(group / 250)}.${(group % 250) + 1}`
+      return new Promise<void>((resolve, reject) => {
+        const socket = net.connect({ port, host: '127.0.0.1', localAddress }, () => socket.write('GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n'))
+        sockets.push(socket)
+        socket.setEncoding('utf8')
+        let answered = false
+        socket.on('data', (chunk: string) => {
+          const at = performance.now()
+          if (!answered) {
+            answered = true
+            if (!chunk.startsWith('HTTP/1.1 200')) return reject(new Error(`stream ${i} answered ${chunk.slice(0, 80)}`))
+            resolve()
+          }
+          for (const match of chunk.matchAll(/"smoke":(\d+)/g)) {
+            const k = Number(match[1])
+            let list = arrivals.get(k)
+            if (!list) arrivals.set(k, (list = []))
+            list.push(at)
+          }
+        })
+        socket.on('error', reject)
+      })
+    }),
+  )
+  return { arrivals, close: () => sockets.forEach((s) => s.destroy()) }
+}
+
+test('1,000 stream clients: a burn published as they connect reaches them with a p99 under 250 ms (bench: 37 ms at 7258d6e, 406 ms in the regression of issue 26)', async (t) => {
+  const clients = 1000
+  // The service done starting (indexer caught up, read models loaded) and one stream served, so
+  // what follows is the 1,000 streams and the burns, not the start-up.
+  for (let ready = false; !ready; ) ready = (await app.get('/readyz')).status === 200 || (await new Promise((r) => setTimeout(r, 50)), false)
+  const warm = await openStreams(app, 1)
+  await publishEvent(app.ctx, 'burn', { txHash: `0x${'f'.repeat(64)}`, tokenId: null, smoke: 99 })
+  warm.close()
+  const opening = performance.now()
+  const streams = await openStreams(app, clients)
+  const openMs = performance.now() - opening
+  try {
+    // Published as soon as every client has its answer's headers, while their streams are still
+    // opening: the regression queued the opening streams' statements in front of the burns.
+    const published = new Map<number, number>()
+    const { stretch } = await measured(async () => {
+      for (let k = 0; k < 5; k++) {
+        published.set(k, performance.now())
+        await publishEvent(app.ctx, 'burn', { txHash: `0x${String(k).padStart(64, '0')}`, tokenId: null, smoke: k })
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      const deadline = Date.now() + 20_000
+      const complete = () => [...published.keys()].every((k) => (streams.arrivals.get(k)?.length ?? 0) === clients)
+      while (!complete() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    })
+    const delays = [...published].flatMap(([k, at]) => (streams.arrivals.get(k) ?? []).map((arrived) => arrived - at))
+    assert.equal(delays.length, 5 * clients, 'every client got every burn')
+    const sorted = delays.sort((a, b) => a - b)
+    const p99 = sorted[Math.floor(sorted.length * 0.99)]!
+    t.diagnostic(`per burn, last client: ${[...published].map(([k, at]) => Math.round(Math.max(...(streams.arrivals.get(k) ?? [at])) - at)).join(', ')} ms`)
+    t.diagnostic(`${clients} streams opened in ${openMs.toFixed(0)} ms; publish → client p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, last ${sorted.at(-1)!.toFixed(0)} ms; load stretch ${stretch.toFixed(1)}`)
+    assert.ok(p99 < 250 * stretch, `publish → client p99 ${p99.toFixed(0)} ms with ${clients} clients (bound 250 ms × ${stretch.toFixed(1)} for the machine's load; 37 ms before the regression, 406 ms in it; last client ${sorted.at(-1)!.toFixed(0)} ms)`)
+  } finally {
+    streams.close()
+  }
+})
+
+test('a cached read costs at most twice a bare Fastify route answering the same bytes (bench http-reads: 0.68-0.80 of the bare route)', async (t) => {
+  const warm = await app.get('/api/price')
+  assert.equal(warm.status, 200)
+  const bytes = Buffer.from(warm.text)
+  const bare = Fastify()
+  bare.get('/', (_request, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(bytes))
+  await bare.ready()
+  // CPU time of this thread, where inject serves a request (the database and devnet threads
+  // of the process do their background work elsewhere), in rounds taken in turn: what other
+  // processes on the machine inflate least. Linux's schedstat in ns; the process's elsewhere.
+  const threadCpu = (): number => {
+    try {
+      return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1000
+    } catch {
+      const used = process.cpuUsage()
+      return used.user + used.system
+    }
+  }
+  const cpuOf = async (run: () => Promise<unknown>, n = 200) => {
+    const before = threadCpu()
+    for (let i = 0; i < n; i++) await run()
+    return threadCpu() - before
+  }
+  const service = () => app.http.inject({ method: 'GET', url: '/api/price' })
+  const baseline = () => bare.inject({ method: 'GET', url: '/' })
+  await cpuOf(service, 100)
+  await cpuOf(baseline, 100)
+  const ratios: number[] = []
+  for (let round = 0; round < 9; round++) ratios.push((await cpuOf(baseline)) / (await cpuOf(service)))
+  await bare.close()
+  const ratio = median(ratios)
+  t.diagnostic(`cached /api/price at ${ratio.toFixed(2)} of the bare route (rounds ${ratios.map((r) => r.toFixed(2)).join(', ')})`)
+  assert.ok(ratio >= 0.5, `cached /api/price at ${ratio.toFixed(2)} of the bare route's rate (CPU per request, rounds ${ratios.map((r) => r.toFixed(2)).join(', ')}; bound 0.5)`)
+})
+
+test('one gasless relay answers in under 100 ms (bench gasless: 13-24 ms for a relay on its own)', async (t) => {
+  // The demo holder (1,000,000 tokens): four relays of 225,000.
+  const holder: Agent = await createAgent(app.url, app.devnet.url, 4)
+  await holder.send({ to: holder.contracts.token!, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [holder.contracts.relayer!, maxUint256] }) })
+  const relayOnce = async () => {
+    const typed = (await app.get(`/api/gasless/burn?address=${holder.address}`)).body.signTypedData
+    const message = { burner: typed.message.burner, nonce: BigInt(typed.message.nonce), deadline: BigInt(typed.message.deadline) }
+    const signature = await holder.account.signTypedData({ domain: typed.domain, types: typed.types, primaryType: typed.primaryType, message })
+    const started = performance.now()
+    const relayed = await app.post('/api/gasless/burn', { burner: holder.address, deadline: Number(message.deadline), signature })
+    const ms = performance.now() - started
+    assert.equal(relayed.status, 200, JSON.stringify(relayed.body))
+    return ms
+  }
+  await relayOnce()
+  const { value: times, stretch } = await measured(async () => [await relayOnce(), await relayOnce(), await relayOnce()])
+  t.diagnostic(`relays in ${times.map((ms) => ms.toFixed(0)).join(', ')} ms; load stretch ${stretch.toFixed(1)}`)
+  assert.ok(median(times) < 100 * stretch, `a relay in ${median(times).toFixed(0)} ms (median of ${times.map((t) => t.toFixed(0)).join(', ')}; bound 100 ms × ${stretch.toFixed(1)} for the machine's load)`)
+})
+
+test('a paid looksmaxx answers with its minted NFT in under 600 ms (bench looksmaxx: p50 182-256 ms sequential)', async (t) => {
+  const agent: Agent = await createAgent(app.url, app.devnet.url, 5)
+  const image = await portraitBase64()
+  for (let eth = 1; (await agent.coinBalance()) < 3n * 225_000n * 10n ** 18n; eth *= 2) await agent.buyTokens(String(eth))
+  const requirements = (await app.get('/api/x402/looksmaxx')).body.accepts[0]
+  const looksmaxx = async () => {
+    const body = await looksmaxxBody(agent, await agent.burn(), { image, requirements })
+    const started = performance.now()
+    const answer = await app.post('/api/x402/looksmaxx', body)
+    const ms = performance.now() - started
+    assert.equal(answer.status, 200, JSON.stringify(answer.body))
+    assert.equal(await agent.ownerOf(BigInt(answer.body.tokenId)), agent.address, 'the NFT is minted to the agent')
+    return ms
+  }
+  // The first one loads the stylizer's face model (about 1.2 s of CPU once per process); of the
+  // two after it the faster counts (the stylizer's thread preempted once does not decide).
+  await looksmaxx()
+  const { value: times, stretch } = await measured(async () => [await looksmaxx(), await looksmaxx()])
+  const ms = Math.min(...times)
+  t.diagnostic(`looksmaxx in ${times.map((one) => one.toFixed(0)).join(', ')} ms; load stretch ${stretch.toFixed(1)}`)
+  assert.ok(ms < 600 * stretch, `a looksmaxx in ${ms.toFixed(0)} ms, the faster of ${times.map((one) => one.toFixed(0)).join(' and ')} (bound 600 ms × ${stretch.toFixed(1)} for the machine's load)`)
+})
