@@ -6,6 +6,7 @@ import { useApp } from '../support/harness.ts'
 import { testAccount } from '../support/accounts.ts'
 import { createViemChain } from '../../src/chain/clients.ts'
 import { swapRouter02Abi } from '../../src/chain/abis/uniswap.ts'
+import { defiAccountAddresses, defiRoles } from '../../src/devnet/defi-accounts.ts'
 
 /**
  * Issue 23: a chat message chose who receives the money. An address merely mentioned in the
@@ -19,6 +20,7 @@ const chat = (message: string, wallet?: Address) => app.post('/api/agent/chat', 
 const attacker = getAddress(`0x${'5a'.repeat(18)}beef`)
 const user = testAccount(5).account
 const otherWallet = testAccount(6).account.address
+const lp = defiAccountAddresses[defiRoles.proposer]
 
 /** Everything of an answer that a wallet would sign or send: its data and its suggested calls. */
 const signable = (body: any) => JSON.stringify({ data: body.data, actions: body.actions }).toLowerCase()
@@ -103,10 +105,12 @@ describe('issue 23: an address merely mentioned never receives', () => {
     assert.equal(pair.actions.find((a: any) => a.operationId === 'build_amm_swap_tx').body.recipient, user.address)
     assert.deepEqual(pair.recipient, { address: user.address, source: 'wallet' })
     assert.match(pair.answer, new RegExp(`output to ${user.address} \\(your wallet\\)`))
-    const { body: liquidity } = await chat(messages[1]!, user.address)
+    // A liquidity plan is handed out only when it would succeed (simulated from the wallet): the
+    // wallet here holds MC and MG, as the DeFi seed's proposer does.
+    const { body: liquidity } = await chat(messages[1]!, lp)
     assert.equal(liquidity.intent, 'add_liquidity')
-    assert.equal(liquidity.data.recipient, user.address)
-    assert.match(liquidity.answer, new RegExp(`LP tokens go to ${user.address} \\(your wallet\\)`))
+    assert.equal(liquidity.data?.recipient, lp, liquidity.answer)
+    assert.match(liquidity.answer, new RegExp(`LP tokens go to ${lp} \\(your wallet\\)`))
     assert.match(liquidity.answer, /sends no ETH to 0x[0-9a-fA-F]{40}/)
     const { body: plan } = await chat(messages[2]!, user.address)
     assert.equal(plan.intent, 'looksmaxx')
