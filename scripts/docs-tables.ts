@@ -8,6 +8,7 @@ import { envSchema } from '../src/config/schema.ts'
 import { errorCodes } from '../src/errors/codes.ts'
 import { operations } from '../src/operations/index.ts'
 import { mcpTools, toolRoutes } from '../src/operations/mcp-tools.ts'
+import { limitClassOf } from '../src/operations/runtime/limits.ts'
 
 export function configTable(): string {
   const rows = Object.entries(envSchema.shape).map(([name, schema]) => {
@@ -55,12 +56,36 @@ export function errorTable(): string {
   return ['| status | code | meaning |', '| --- | --- | --- |', ...rows].join('\n')
 }
 
+/** A variable's default as the table shows it. */
+function defaultOf(name: keyof typeof envSchema.shape): string {
+  return String((envSchema.shape[name] as any).parse(undefined))
+}
+
+/** The rate-limit classes with the operations of each, as the runtime counts them (`limitClassOf`). */
+export function limitsTable(): string {
+  const routes = (limitClass: string) =>
+    operations.filter((op) => limitClassOf(op) === limitClass).map((op) => `${op.method} \`${op.path}\``).join(', ')
+  const limit = (name: keyof typeof envSchema.shape) => {
+    const value = defaultOf(name)
+    return value === '0' ? `unlimited (\`${name}\`, default 0 = off)` : `${value} / min (\`${name}\`)`
+  }
+  return [
+    '| class | operations (and the same operations called as MCP tools) | per client address | per wallet |',
+    '| --- | --- | --- | --- |',
+    `| \`write\` | ${routes('write')} | ${limit('RATE_LIMIT_WRITES_PER_MINUTE')} | ${limit('RATE_LIMIT_WALLET_WRITES_PER_MINUTE')} |`,
+    `| \`expensive\` | ${routes('expensive')} | ${limit('RATE_LIMIT_EXPENSIVE_PER_MINUTE')} | ${limit('RATE_LIMIT_WALLET_EXPENSIVE_PER_MINUTE')} |`,
+    `| \`read\` | ${routes('read')}; manifests, the IPFS gateway and the \`POST /api/mcp\` request itself (its tool calls count as their operations) | ${limit('RATE_LIMIT_READS_PER_MINUTE')} | none |`,
+    '| operator | `/healthz`, `/readyz`, `/metrics` | none | none |',
+  ].join('\n')
+}
+
 /** Each generated page and the tables it holds, by marker name. */
 export const pages: Record<string, Record<string, () => string>> = {
   'docs/operators/configuration.md': { config: configTable },
   'docs/agents/endpoints.md': { endpoints: endpointTable },
   'docs/agents/mcp.md': { 'mcp-tools': mcpToolTable },
   'docs/agents/errors.md': { errors: errorTable },
+  'docs/operators/abuse-resistance.md': { limits: limitsTable },
 }
 
 /** The page with every table of `sections` rebuilt between its markers; a missing marker is an error. */

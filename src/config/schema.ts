@@ -156,7 +156,7 @@ export const envSchema = z.object({
   INDEXER_POLL_MS: positiveInt.default(1000).describe('How often the indexer looks for new blocks.'),
   INDEXER_PAGE_SIZE: positiveInt.default(2000).describe('Largest block range of one eth_getLogs call (halved when the RPC refuses).'),
   START_BLOCK: nonNegativeInt.optional().describe('First block the indexer reads (production: the deployment block). Default: the devnet\'s deployBlock (after its seed), else 0.'),
-  AGENT_ID: positiveInt.optional().describe('ERC-8004 agent ID of the service (production). Default: the devnet registration.'),
+  AGENT_ID: nonNegativeInt.optional().describe('ERC-8004 agent ID of the service (production; ids start at 0, so 0 is a valid id). Default: the devnet registration (agent 0 of its identity registry).'),
   SSE_LIFETIME_MS: positiveInt.default(55_000).describe('The event stream closes itself after this long (clients reconnect with Last-Event-ID).'),
   SSE_HEARTBEAT_MS: positiveInt.default(15_000).describe('Interval of heartbeat events on the event stream.'),
   SSE_MAX_STREAMS: positiveInt
