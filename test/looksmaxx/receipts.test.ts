@@ -212,10 +212,13 @@ test('a receipt fails verification when any field of it is changed', async () =>
   assert.deepEqual(await runVerifySnippet({ ...inputs, receipts: forged }), { deliveryOk: false, x402Ok: true })
 })
 
+const verifySnippetOf = (doc: string) => /<!-- verify-receipts:start -->\n```ts\n([\s\S]*?)```\n<!-- verify-receipts:end -->/.exec(doc)?.[1]
+
 async function runVerifySnippet(inputs: Record<string, unknown>) {
-  const doc = await readFile(path.join(here, '../../docs/agents/receipts.md'), 'utf8')
-  const snippet = /<!-- verify-receipts:start -->\n```ts\n([\s\S]*?)```\n<!-- verify-receipts:end -->/.exec(doc)?.[1]
+  const snippet = verifySnippetOf(await readFile(path.join(here, '../../docs/agents/receipts.md'), 'utf8'))
   assert.ok(snippet, 'docs/agents/receipts.md has the verification snippet')
+  // The README shows the same lines to agent developers: one snippet, run here.
+  assert.equal(verifySnippetOf(await readFile(path.join(here, '../../README.md'), 'utf8')), snippet, 'the README\'s verification snippet is the one of docs/agents/receipts.md')
   assert.ok(snippet.trim().split('\n').filter((line) => line.trim() && !line.trim().startsWith('//')).length <= 5, 'five lines')
   const declared = Object.entries(inputs).map(([name, value]) => `const ${name} = ${JSON.stringify(value)}\n`).join('')
   const file = path.join(here, `.verify-receipts-${process.pid}-${Math.random().toString(36).slice(2)}.ts`)
