@@ -61,6 +61,8 @@ async function callOperation(ctx: Context, op: AnyOperation, raw: unknown): Prom
 /** The runner of one chat request over this context's registry. */
 export function createRunner(ctx: Context): Runner {
   const deployed = new Set(ctx.operations.map((op) => op.id))
+  // A call to suggest must work here: not one whose contracts this network lacks (it would answer 503 NOT_DEPLOYED).
+  const suggestable = (op: ChatOperation) => deployed.has(op.id) && !(op as unknown as AnyOperation).requires?.some((name) => !ctx.chain.contracts[name])
   return {
     has: (operation) => deployed.has(operation.id),
     async run(operation, raw) {
@@ -82,7 +84,7 @@ export function createRunner(ctx: Context): Runner {
       }
     },
     action({ operation, input, label }) {
-      if (!deployed.has(operation.id)) return undefined
+      if (!suggestable(operation)) return undefined
       const body = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined))
       // A suggestion must be a valid call: it is dropped if the operation would refuse it.
       if (!operation.input.safeParse(body).success) return undefined
