@@ -96,7 +96,7 @@ export const envSchema = z.object({
     .describe('JSON-RPC URL of the chain (chain ID 4326). Unset: start or reuse the embedded devnet (NETWORK=megaeth: the public MegaETH RPC).'),
   PUBLIC_RPC_URL: url
     .optional()
-    .describe('RPC URL announced to clients as chain.rpc. Default: the devnet\'s URL on the embedded devnet; with CONTRACTS_FILE, MegaETH\'s public RPC (https://mainnet.megaeth.com/rpc), never RPC_URL, which may hold a provider key.'),
+    .describe('RPC URL announced to clients as chain.rpc. Default: the devnet\'s URL on the embedded devnet; with CONTRACTS_FILE, its network.rpc (NETWORK=megaeth: https://mainnet.megaeth.com/rpc), else MegaETH\'s public RPC; never RPC_URL, which may hold a provider key.'),
   DEVNET_RPC_PORT: port.default(8545).describe('Port of the embedded devnet JSON-RPC (embedded mode).'),
   EXPLORER_URL: url.default('https://megaexplorer.xyz').describe('Block explorer base URL used in links.'),
   CONTRACTS_FILE: z
