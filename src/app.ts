@@ -10,7 +10,7 @@ import { createChain, type Chain } from './chain/clients.ts'
 import { readDeploymentFile, readDevnetDeployment, withContractOverrides, type Deployment } from './chain/deployment.ts'
 import { PUBLIC_MAINNET_RPC } from './chain/constants.ts'
 import { missingContracts } from './chain/contract-names.ts'
-import { CONTRACT_VARIABLE } from './chain/not-deployed.ts'
+import { CONTRACT_VARIABLE, absentFor } from './chain/not-deployed.ts'
 import { openDb, resetData, serviceDbConfig, type Db } from './store/db.ts'
 import { getMeta, setMeta } from './store/meta.ts'
 import { createResponseCache } from './cache/response-cache.ts'
@@ -291,7 +291,6 @@ async function followDevnetBoot(db: Db, bootId: string, log: Logger) {
   if (known !== bootId) await setMeta(db, 'devnet_boot_id', bootId)
 }
 
-/** What is wrong with a deployment file, in a line: missing, not JSON, or which fields are off. */
 /**
  * One line at start-up naming the contracts this deployment lacks (the DeFi side on MegaETH
  * mainnet) and the operations that answer 503 NOT_DEPLOYED for it; nothing when none is missing.
@@ -299,14 +298,14 @@ async function followDevnetBoot(db: Db, bootId: string, log: Logger) {
 function reportMissingContracts(deployment: Deployment, operations: readonly AnyOperation[], log: Logger): void {
   const missing = missingContracts(deployment.contracts)
   if (missing.length === 0) return
-  const absent = new Set<string>(missing)
-  const refused = operations.filter((op) => op.requires?.some((name) => absent.has(name))).map((op) => op.id)
+  const refused = operations.filter((op) => absentFor(op, deployment.contracts).length > 0).map((op) => op.id)
   log.warn(
     { missing, operations: refused, variable: CONTRACT_VARIABLE },
     `not deployed on this network: ${missing.join(', ')}; ${refused.length} operations that need them answer 503 NOT_DEPLOYED until ${CONTRACT_VARIABLE} (or CONTRACTS_FILE) supplies them`,
   )
 }
 
+/** What is wrong with a deployment file, in a line: missing, not JSON, or which fields are off. */
 function describeFileProblem(error: unknown): string {
   const e = error as NodeJS.ErrnoException & { issues?: Array<{ path: PropertyKey[]; message: string }> }
   if (e.code === 'ENOENT') return 'no such file'

@@ -1,6 +1,6 @@
 import { AppError } from '../errors/app-error.ts'
 import { contractCatalog } from './contract-catalog.ts'
-import type { OptionalContractName } from './contract-names.ts'
+import type { ContractAddresses, OptionalContractName } from './contract-names.ts'
 
 /** The variable that supplies a contract the deployment lacks (CONTRACTS_FILE's `contracts` does too). */
 export const CONTRACT_VARIABLE = 'CONTRACT_ADDRESSES'
@@ -20,4 +20,9 @@ export function notDeployed(names: readonly OptionalContractName[]): AppError {
     `Not deployed on this network: ${list}. The operator supplies ${names.length === 1 ? 'its address' : 'their addresses'} with ${CONTRACT_VARIABLE}=${example} (or contracts.${names[0]} in CONTRACTS_FILE).`,
     { details: { contracts: [...names], variable: CONTRACT_VARIABLE } },
   )
+}
+
+/** The contracts an operation requires that this deployment lacks (none: it can answer here). */
+export function absentFor(op: { requires?: readonly OptionalContractName[] }, contracts: ContractAddresses): OptionalContractName[] {
+  return (op.requires ?? []).filter((name) => !contracts[name])
 }

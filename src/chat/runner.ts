@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { z } from 'zod'
 import type { Context } from '../context.ts'
+import { absentFor } from '../chain/not-deployed.ts'
 import type { AnyOperation, HttpMethod } from '../operations/define.ts'
 import { valueOf } from '../operations/runtime/serve.ts'
 import { toAppError } from '../operations/runtime/errors.ts'
@@ -62,7 +63,7 @@ async function callOperation(ctx: Context, op: AnyOperation, raw: unknown): Prom
 export function createRunner(ctx: Context): Runner {
   const deployed = new Set(ctx.operations.map((op) => op.id))
   // A call to suggest must work here: not one whose contracts this network lacks (it would answer 503 NOT_DEPLOYED).
-  const suggestable = (op: ChatOperation) => deployed.has(op.id) && !(op as unknown as AnyOperation).requires?.some((name) => !ctx.chain.contracts[name])
+  const suggestable = (op: ChatOperation) => deployed.has(op.id) && absentFor(op as unknown as AnyOperation, ctx.chain.contracts).length === 0
   return {
     has: (operation) => deployed.has(operation.id),
     async run(operation, raw) {

@@ -3,7 +3,7 @@ import { defineOperation } from '../define.ts'
 import { mcpTools } from '../mcp-tools.ts'
 import { chainInfo } from '../schemas.ts'
 import { missingContracts } from '../../chain/contract-names.ts'
-import { CONTRACT_VARIABLE, contractLabel } from '../../chain/not-deployed.ts'
+import { CONTRACT_VARIABLE, absentFor, contractLabel } from '../../chain/not-deployed.ts'
 import { AGENT_INTENTS, ENDPOINT_GROUPS } from './intents.ts'
 import { MCP_PATH } from '../runtime/paths.ts'
 import { legalLinks } from '../discovery/legal-links.ts'
@@ -58,7 +58,6 @@ export const getAgentIndex = defineOperation({
     for (const op of ctx.operations) endpoints[ENDPOINT_GROUPS[op.tags[0] ?? ''] ?? 'reads']![op.id] = `${op.method} ${op.path}`
     const c = ctx.chain.contracts
     const missing = missingContracts(c)
-    const absent = new Set<string>(missing)
     return {
       name: 'MegaChad burn-to-create',
       version: '2.0.0',
@@ -108,7 +107,7 @@ export const getAgentIndex = defineOperation({
       notDeployed: missing.length
         ? {
             contracts: missing,
-            operations: ctx.operations.filter((op) => op.requires?.some((name) => absent.has(name))).map((op) => op.id),
+            operations: ctx.operations.filter((op) => absentFor(op, c).length > 0).map((op) => op.id),
             note: `Not deployed on this network (no address is recorded): ${missing.map(contractLabel).join(', ')}. The operations listed answer 503 NOT_DEPLOYED naming the contract; the operator supplies an address with ${CONTRACT_VARIABLE}.`,
           }
         : null,

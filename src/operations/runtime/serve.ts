@@ -6,7 +6,7 @@ import { AppError } from '../../errors/app-error.ts'
 import { parseOperationInput } from './parse-input.ts'
 import { runOperationToBytes } from './run-operation.ts'
 import { limitClassOf, perMinute, type LimitState, type Limits } from './limits.ts'
-import { notDeployed } from '../../chain/not-deployed.ts'
+import { absentFor, notDeployed } from '../../chain/not-deployed.ts'
 
 /** Serving is a port of the Context: chat's nested reads go through it too (app.ts fills it in). */
 declare module '../../context.ts' {
@@ -117,7 +117,7 @@ function serveOperation(ctx: Context, op: AnyOperation, limits: Limits): Operati
   const memo = new Map<string, Parsed>()
   let memoChars = 0
   // The deployment is fixed for the life of the process: what the operation lacks is known now.
-  const absent = (op.requires ?? []).filter((name) => !ctx.chain?.contracts[name])
+  const absent = ctx.chain ? absentFor(op, ctx.chain.contracts) : []
   const deployed = () => {
     if (absent.length > 0) throw notDeployed(absent)
   }
