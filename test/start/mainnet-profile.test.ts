@@ -14,6 +14,10 @@ import { coreContractNames, optionalContractNames } from '../../src/chain/contra
 import { PERMIT2_ADDRESS, X402_EXACT_PERMIT2_PROXY } from '../../src/chain/constants.ts'
 import { DEVNET_PRIVATE_KEYS } from '../../src/chain/devnet-accounts.ts'
 import { buildApp, releaseDevnet, testDevnet, type TestApp } from '../support/harness.ts'
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { existsSync } from 'node:fs'
+import { compiledMain } from '../support/service-process.ts'
 
 /**
  * Issue 25, the mainnet profile: NETWORK=megaeth reads deploy/megaeth.json (every recorded
@@ -209,4 +213,47 @@ test('the agent index shows the absent contracts as null with a note; OpenAPI do
   const openapi = await app.get('/.well-known/openapi.json')
   assert.match(openapi.body.paths['/api/defi/staking'].get.responses['503'].description, /NOT_DEPLOYED/)
   assert.equal(openapi.body.paths['/api/price'].get.responses['503'], undefined)
+})
+
+test('the compiled service with NETWORK=megaeth and RPC_URL overridden: the shipped addresses, no embedded devnet, one start-up line', async () => {
+  const dataDir = path.join(dir, 'process')
+  const base = { ...process.env }
+  for (const key of ['CONTRACTS_FILE', 'DATABASE_URL', 'REDIS_URL', 'START_BLOCK', 'PUBLIC_RPC_URL']) delete base[key]
+  const child = spawn(process.execPath, [compiledMain()], {
+    env: { ...base, NETWORK: 'megaeth', RPC_URL: app.devnet.url, ...keys, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const lines: Array<Record<string, unknown>> = []
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`not ready in 60 s:\n${JSON.stringify(lines)}`)), 60_000)
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        try {
+          const entry = JSON.parse(line) as Record<string, unknown>
+          lines.push(entry)
+          if (entry.readyMs !== undefined && typeof entry.url === 'string') {
+            clearTimeout(timer)
+            resolve(entry.url)
+          }
+        } catch {}
+      })
+      void exited.then(() => reject(new Error(`exited before ready:\n${JSON.stringify(lines)}`)))
+    })
+    assert.equal(lines.filter((l) => String(l.msg).startsWith('not deployed on this network')).length, 1)
+    assert.ok(!existsSync(path.join(dataDir, 'devnet.json')), 'no embedded devnet was started')
+    const index = (await (await fetch(`${url}/api/agent`)).json()) as { chain: { chainId: number; rpc: string }; contracts: Record<string, string | null> }
+    assert.equal(index.chain.chainId, 4326)
+    assert.equal(index.chain.rpc, 'https://mainnet.megaeth.com/rpc', 'the profile\'s public RPC is announced, never RPC_URL')
+    assert.equal(lower(index.contracts.token ?? undefined), lower(MAINNET.token))
+    assert.equal(lower(index.contracts.nft ?? undefined), lower(MAINNET.nft))
+    assert.equal(index.contracts.pair, null)
+    const staking = await fetch(`${url}/api/defi/staking`)
+    assert.equal(staking.status, 503)
+    assert.equal(((await staking.json()) as { error: { code: string } }).error.code, 'NOT_DEPLOYED')
+    assert.deepEqual(lines.filter((l) => Number(l.level) >= 50), [], 'nothing failed')
+  } finally {
+    child.kill('SIGTERM')
+    await exited
+  }
 })
