@@ -1,10 +1,16 @@
 import http from 'node:http'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import { callProvider, type JsonRpcError, type JsonRpcHandler } from './edr-provider.ts'
-import type { Subscriptions } from './subscriptions.ts'
 
 type JsonRpcRequest = { jsonrpc?: string; id?: unknown; method?: unknown; params?: unknown }
 type JsonRpcResponse = { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: JsonRpcError }
+
+/** What the websocket endpoint needs of subscriptions (src/devnet/subscriptions.ts provides them). */
+export type Subscriptions = {
+  subscribe(params: unknown[], send: (result: unknown) => void): Promise<string>
+  unsubscribe(id: string): boolean
+  changed(): void
+}
 
 export type CustomMethods = Record<string, (params: unknown[]) => Promise<unknown> | unknown>
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { JsonRpcError } from './edr-provider.ts'
-import { JsonRpcFailure } from './rpc-server.ts'
+import { JsonRpcFailure, type Subscriptions } from './rpc-server.ts'
 
 type Read = (method: string, params: unknown[]) => Promise<{ result?: unknown; error?: JsonRpcError }>
 type LogFilter = { address?: string | string[]; topics?: unknown[] }
@@ -17,7 +17,7 @@ const MAX_HEADS_PER_CHECK = 64
  * instead, after every answered request (`changed`), and only blocks that stay are announced.
  * A revert followed by new blocks announces the new heads (logs are not re-sent as removed).
  */
-export function createSubscriptions(read: Read) {
+export function createSubscriptions(read: Read): Subscriptions {
   const subscriptions = new Map<string, Subscription>()
   let last: { number: number; hash: string } | undefined
   let checking: Promise<void> | undefined
@@ -87,5 +87,3 @@ export function createSubscriptions(read: Read) {
     changed,
   }
 }
-
-export type Subscriptions = ReturnType<typeof createSubscriptions>
