@@ -9,7 +9,7 @@ type JsonRpcResponse = { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: 
 export type Subscriptions = {
   subscribe(params: unknown[], send: (result: unknown) => void): Promise<string>
   unsubscribe(id: string): boolean
-  changed(): void
+  changed(method: string): void
 }
 
 export type CustomMethods = Record<string, (params: unknown[]) => Promise<unknown> | unknown>
@@ -47,7 +47,7 @@ export async function serveJsonRpc(
     try {
       return await answerOne(request)
     } finally {
-      options.subscriptions?.changed()
+      options.subscriptions?.changed(String(request.method))
     }
   }
   const answerOne = async (request: JsonRpcRequest): Promise<JsonRpcResponse> => {

@@ -171,7 +171,15 @@ export function createIndexer(options: IndexerOptions): Indexer {
     }
   }
 
-  async function sync(): Promise<bigint> {
+  /** Passes run one at a time (the loop's, a test's or a caller's): two would index one range twice. */
+  let passes: Promise<unknown> = Promise.resolve()
+  function sync(): Promise<bigint> {
+    const pass = passes.then(syncOnce)
+    passes = pass.catch(() => undefined)
+    return pass
+  }
+
+  async function syncOnce(): Promise<bigint> {
     let head: bigint
     try {
       head = await chain.client.getBlockNumber({ cacheTime: 0 })
