@@ -41,7 +41,10 @@ export type IndexerOptions = {
   log: PinoLogger
   startBlock: bigint
   confirmations: number
+  /** Between passes when nothing pokes it. */
   pollMs: number
+  /** A longer wait after a pass that succeeded, while something else pokes it at each block (a new-head subscription). */
+  quietPollMs?: () => number | undefined
   /** Largest eth_getLogs range; smaller once the RPC's refusals say it caps ranges or results. */
   pageSize: number
 }
@@ -59,6 +62,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
   let wake: (() => void) | undefined
   let poked = false
   const span = createLogSpan(options.pageSize)
+  let lastPassFailed = false
+  const pollMs = () => (lastPassFailed ? options.pollMs : (options.quietPollMs?.() ?? options.pollMs))
   const headers = createBatchClient(chain)
   const owner = `indexer-${randomUUID()}`
   const addresses = {
@@ -217,15 +222,18 @@ export function createIndexer(options: IndexerOptions): Indexer {
           poked = false
           try {
             // Instances sharing a database take turns: the lease holder indexes, the others wait.
-            if (await acquireLease(db, CURSOR, owner, Math.max(10_000, options.pollMs * 5))) await sync()
+            lastPassFailed = false
+            // The lease outlives two quiet polls, so a holder that is only woken by heads keeps it.
+            if (await acquireLease(db, CURSOR, owner, Math.max(10_000, options.pollMs * 5, pollMs() * 2))) await sync()
           } catch (error) {
+            lastPassFailed = true
             log.warn({ err: error }, 'indexer pass failed; retrying')
           }
           if (!running) break
           if (poked) continue
           await new Promise<void>((resolve) => {
             wake = resolve
-            timer = setTimeout(resolve, options.pollMs)
+            timer = setTimeout(resolve, pollMs())
           })
         }
       })()
