@@ -8,7 +8,7 @@ import type { EventBus } from '../adapters/bus/port.ts'
 import { decodeIndexedLogs, WATCHED_EVENTS, type BurnLeg } from './decode-logs.ts'
 import { publishEvent } from '../events/publish-event.ts'
 import { burnEventKey, burnEventOfForeignMint, burnEventOfTransfer, burnTransferKey } from '../events/burn-event.ts'
-import { isServiceMint, isServiceTx } from '../store/service-txs.ts'
+import { isServiceMint, serviceTxsAmong } from '../store/service-txs.ts'
 import { TOPICS, type Freshness } from '../cache/freshness.ts'
 import { rpcFailed } from '../chain/upstream-error.ts'
 import { classifyLogsRefusal, createLogSpan } from './log-pages.ts'
@@ -136,12 +136,17 @@ export function createIndexer(options: IndexerOptions): Indexer {
     const { burns, nftTransfers, changed, referralRewards } = decodeIndexedLogs(logs as never, addresses)
     const activity = decodeDefiActivity(logs as never, chain.contracts)
     const blockNumbers = [...new Set([...burns, ...nftTransfers, ...activity].map((e) => e.blockNumber)), to]
-    // One JSON-RPC batch for the headers (timestamps, hashes), not a request per block.
-    const blocks = new Map(
-      await Promise.all(blockNumbers.map(async (n) => [n, await headers.getBlock({ blockNumber: n })] as const)).catch((cause) => {
-        throw rpcFailed('reading block headers', cause)
-      }),
-    )
+    // Nodes that put the block's timestamp in its logs (geth 1.16+, reth) spare the header
+    // reads; the others' headers come in one JSON-RPC batch, not a request per block.
+    const blocks = new Map<bigint, { hash: `0x${string}`; timestamp: bigint }>()
+    for (const l of logs as Array<Log & { blockTimestamp?: string }>) {
+      if (l.blockTimestamp && l.blockHash) blocks.set(l.blockNumber!, { hash: l.blockHash, timestamp: BigInt(l.blockTimestamp) })
+    }
+    const missing = blockNumbers.filter((n) => !blocks.has(n))
+    const read = await Promise.all(missing.map(async (n) => [n, await headers.getBlock({ blockNumber: n })] as const)).catch((cause) => {
+      throw rpcFailed('reading block headers', cause)
+    })
+    for (const [n, block] of read) blocks.set(n, { hash: block.hash!, timestamp: block.timestamp })
     const time = (n: bigint) => new Date(Number(blocks.get(n)!.timestamp) * 1000)
     const mints = nftTransfers.filter((t) => t.from === zeroAddress)
     await db.transaction(async (tx) => {
@@ -149,7 +154,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
       await insertNftTransfers(tx, nftTransfers.map((t) => ({ ...t, blockTime: time(t.blockNumber) })))
       await insertDefiActivity(tx, activity, time)
       for (const tokenId of new Set(nftTransfers.map((t) => t.tokenId.toString()))) await recomputeNftOwner(tx, tokenId)
-      for (const [number, block] of blocks) await saveIndexedBlock(tx, { number, hash: block.hash! })
+      // Only the newest blocks can be reorganised away (older ones would be pruned at once).
+      for (const [number, block] of blocks) if (number > to - BigInt(KEEP_BLOCKS)) await saveIndexedBlock(tx, { number, hash: block.hash! })
       await pruneIndexedBlocksBelow(tx, to - BigInt(KEEP_BLOCKS))
       await saveCursor(tx, CURSOR, { number: to, hash: blocks.get(to)!.hash! })
     })
@@ -158,11 +164,13 @@ export function createIndexer(options: IndexerOptions): Indexer {
     await options.fresh.changed([...changed, ...(activity.length ? (['defi'] as const) : [])], to)
     // Every burn reaches the stream: a transaction sending service tokens to the dead address
     // (a plain transfer, a gasless relay, a referral burn), once, whoever sees it first.
-    for (const [txHash, legs] of groupByTx(burns)) {
+    const byTx = groupByTx(burns)
+    const serviceTxs = await serviceTxsAmong(db, [...byTx.keys()].filter((txHash) => !referralRewards.has(txHash)))
+    for (const [txHash, legs] of byTx) {
       const dead = legs.filter((l) => l.leg === 'dead')
       if (dead.length === 0) continue
       const reward = referralRewards.get(txHash)
-      const source = reward !== undefined ? 'referral' : (await isServiceTx(db, txHash)) ? 'gasless' : 'transfer'
+      const source = reward !== undefined ? 'referral' : serviceTxs.has(txHash.toLowerCase()) ? 'gasless' : 'transfer'
       const amountWei = legs.reduce((sum, l) => sum + l.value, reward ?? 0n)
       const data = burnEventOfTransfer({ txHash, burner: dead[0]!.sender, amountWei, source, at: time(dead[0]!.blockNumber) })
       await publishEvent(options, 'burn', data, burnTransferKey(txHash)).catch((error) => log.warn({ err: error }, 'could not publish an indexed burn'))

@@ -56,6 +56,8 @@ test('behind a public provider (capped eth_getLogs, 429s, 5xx, hung requests, dr
       const to = i % 3 === 2 ? devnet.info.accounts.fundWallet : DEAD
       burns.push((await holder.writeContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'transfer', args: [to, BigInt(i + 1) * E18] })).toLowerCase())
     }
+    // Drawn faults, and one of each for certain on the first requests of the catch-up.
+    proxy.queue(['5xx', 'timeout', '5xx', 'timeout'])
     proxy.set({ down: false, maxLogsRange: 6, maxLogsResults: 3, requestsPerSecond: 40, serverErrorRate: 0.08, timeoutRate: 0.04, wsIdleMs: 700 })
     // More blocks while it catches up, a drop among them.
     for (let i = 0; i < 6; i++) {
