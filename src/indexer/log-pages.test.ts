@@ -25,7 +25,7 @@ test('providers\' eth_getLogs refusals are read with their cap or their suggeste
   assert.equal(classifyLogsRefusal(new Error('fetch failed'), from), undefined)
 })
 
-test('the span learns a range cap for good, and shrinks for dense logs then grows back to the cap', () => {
+test('the span learns a range cap for good; after a result refusal it stays at half the refused size, then grows back', () => {
   const span = createLogSpan(2000)
   assert.equal(span.refusedRange(2000, { kind: 'range', maxBlocks: 500 }, from), 500)
   for (let i = 0; i < 5; i++) span.answered()
@@ -34,9 +34,11 @@ test('the span learns a range cap for good, and shrinks for dense logs then grow
   span.answered()
   assert.equal(span.span(), 100)
   span.answered()
+  assert.equal(span.span(), 200)
   span.answered()
-  span.answered()
-  assert.equal(span.span(), 500)
+  assert.equal(span.span(), 250, 'half the refused size')
+  for (let i = 0; i < 5; i++) span.answered()
+  assert.equal(span.span(), 500, 'eight pages answered in a row: larger ranges again, up to the cap')
   // A refusal without a number or suggestion halves.
   assert.equal(createLogSpan(64).refusedRange(64, { kind: 'range' }, from), 32)
 })
