@@ -27,7 +27,8 @@ async function serve(answers: Array<{ status: number; headers?: Record<string, s
 
 const read = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [] })
 const send = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: ['0x'] })
-const policy = { attemptTimeoutMs: 300, retries: 3, baseDelayMs: 10, maxDelayMs: 2000 }
+// Attempts long enough that only the hung one times out on a busy machine.
+const policy = { attemptTimeoutMs: 1500, retries: 3, baseDelayMs: 10, maxDelayMs: 2000 }
 
 test('a 429 is waited out as Retry-After says; 5xx and hung reads are tried again; a send is not repeated after a 5xx', async () => {
   const server = await serve([{ status: 429, headers: { 'retry-after': '1' } }, { status: 503 }, 'hang'])
