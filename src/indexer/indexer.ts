@@ -1,4 +1,4 @@
-import { toHex, zeroAddress, type Log } from 'viem'
+import { BlockNotFoundError, toHex, zeroAddress, type Log } from 'viem'
 import { randomUUID } from 'node:crypto'
 import { acquireLease, releaseLease } from '../store/indexer-leases.ts'
 import type { Logger as PinoLogger } from 'pino'
@@ -79,11 +79,26 @@ export function createIndexer(options: IndexerOptions): Indexer {
 
   const cursor = () => getCursor(db, CURSOR)
 
+  /**
+   * The block at this height, or undefined when the chain has none (it got shorter). A failed
+   * read throws: taken for a missing block, one RPC hiccup would roll the index back.
+   */
+  async function blockOrMissing(number: bigint) {
+    try {
+      return await headers.getBlock({ blockNumber: number })
+    } catch (error) {
+      if (error instanceof BlockNotFoundError) return undefined
+      throw error
+    }
+  }
+
   /** The last stored block still on the chain; everything after it is rolled back. */
   async function rollbackToForkPoint(): Promise<void> {
     let forkPoint: { number: bigint; hash: string } | undefined
     for (const stored of await listIndexedBlocks(db)) {
-      const block = await chain.client.getBlock({ blockNumber: stored.number }).catch(() => undefined)
+      const block = await blockOrMissing(stored.number).catch((cause) => {
+        throw rpcFailed('looking for the fork point', cause)
+      })
       if (block?.hash === stored.hash) {
         forkPoint = stored
         break
@@ -193,20 +208,22 @@ export function createIndexer(options: IndexerOptions): Indexer {
   }
 
   async function syncOnce(): Promise<bigint> {
+    let at = await cursor()
+    // The head and the cursor's block travel in one batch: a pass woken by a head costs two round trips (this, the logs).
     let head: bigint
+    let cursorBlock: { hash: string | null } | undefined
     try {
-      head = await chain.client.getBlockNumber({ cacheTime: 0 })
+      ;[head, cursorBlock] = await Promise.all([
+        headers.getBlockNumber({ cacheTime: 0 }),
+        at?.hash ? blockOrMissing(at.number) : undefined,
+      ])
     } catch (cause) {
       throw rpcFailed('reading the head', cause)
     }
     const target = head - BigInt(options.confirmations)
-    let at = await cursor()
-    if (at && at.hash) {
-      const block = await chain.client.getBlock({ blockNumber: at.number }).catch(() => undefined)
-      if (block?.hash !== at.hash) {
-        await rollbackToForkPoint()
-        at = await cursor()
-      }
+    if (at && at.hash && cursorBlock?.hash !== at.hash) {
+      await rollbackToForkPoint()
+      at = await cursor()
     }
     let from = at ? at.number + 1n : options.startBlock
     while (from <= target) {
