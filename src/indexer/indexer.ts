@@ -1,4 +1,4 @@
-import { toHex, zeroAddress } from 'viem'
+import { BlockNotFoundError, toHex, zeroAddress, type Log } from 'viem'
 import { randomUUID } from 'node:crypto'
 import { acquireLease, releaseLease } from '../store/indexer-leases.ts'
 import type { Logger as PinoLogger } from 'pino'
@@ -8,9 +8,11 @@ import type { EventBus } from '../adapters/bus/port.ts'
 import { decodeIndexedLogs, WATCHED_EVENTS, type BurnLeg } from './decode-logs.ts'
 import { publishEvent } from '../events/publish-event.ts'
 import { burnEventKey, burnEventOfForeignMint, burnEventOfTransfer, burnTransferKey } from '../events/burn-event.ts'
-import { isServiceMint, isServiceTx } from '../store/service-txs.ts'
+import { isServiceMint, serviceTxsAmong } from '../store/service-txs.ts'
 import { TOPICS, type Freshness } from '../cache/freshness.ts'
 import { rpcFailed } from '../chain/upstream-error.ts'
+import { classifyLogsRefusal, createLogSpan } from './log-pages.ts'
+import { createBatchClient } from '../chain/sender/batch-client.ts'
 import { DEFI_TOPICS, decodeDefiActivity, defiLogAddresses } from './defi-activity.ts'
 import { deleteDefiActivityAfter, insertDefiActivity } from '../store/defi-activity.ts'
 import { deleteIndexedBlocksAfter, getCursor, listIndexedBlocks, pruneIndexedBlocksBelow, saveCursor, saveIndexedBlock } from '../store/indexer-cursor.ts'
@@ -39,8 +41,11 @@ export type IndexerOptions = {
   log: PinoLogger
   startBlock: bigint
   confirmations: number
+  /** Between passes when nothing pokes it. */
   pollMs: number
-  /** Largest eth_getLogs range; halved when the RPC refuses a range. */
+  /** A longer wait after a pass that succeeded, while something else pokes it at each block (a new-head subscription). */
+  quietPollMs?: () => number | undefined
+  /** Largest eth_getLogs range; smaller once the RPC's refusals say it caps ranges or results. */
   pageSize: number
 }
 
@@ -55,7 +60,11 @@ export function createIndexer(options: IndexerOptions): Indexer {
   let loop: Promise<void> | undefined
   let timer: NodeJS.Timeout | undefined
   let wake: (() => void) | undefined
-  let pageSize = options.pageSize
+  let poked = false
+  const span = createLogSpan(options.pageSize)
+  let lastPassFailed = false
+  const pollMs = () => (lastPassFailed ? options.pollMs : (options.quietPollMs?.() ?? options.pollMs))
+  const headers = createBatchClient(chain)
   const owner = `indexer-${randomUUID()}`
   const addresses = {
     token: chain.contracts.token,
@@ -70,11 +79,26 @@ export function createIndexer(options: IndexerOptions): Indexer {
 
   const cursor = () => getCursor(db, CURSOR)
 
+  /**
+   * The block at this height, or undefined when the chain has none (it got shorter). A failed
+   * read throws: taken for a missing block, one RPC hiccup would roll the index back.
+   */
+  async function blockOrMissing(number: bigint) {
+    try {
+      return await headers.getBlock({ blockNumber: number })
+    } catch (error) {
+      if (error instanceof BlockNotFoundError) return undefined
+      throw error
+    }
+  }
+
   /** The last stored block still on the chain; everything after it is rolled back. */
   async function rollbackToForkPoint(): Promise<void> {
     let forkPoint: { number: bigint; hash: string } | undefined
     for (const stored of await listIndexedBlocks(db)) {
-      const block = await chain.client.getBlock({ blockNumber: stored.number }).catch(() => undefined)
+      const block = await blockOrMissing(stored.number).catch((cause) => {
+        throw rpcFailed('looking for the fork point', cause)
+      })
       if (block?.hash === stored.hash) {
         forkPoint = stored
         break
@@ -93,31 +117,51 @@ export function createIndexer(options: IndexerOptions): Indexer {
     await options.fresh.changed([...TOPICS])
   }
 
-  async function indexRange(from: bigint, to: bigint): Promise<void> {
-    let logs
-    try {
-      const raw = await chain.client.request({
-        method: 'eth_getLogs',
-        params: [{ address: [...watchedAddresses, ...defiLogAddresses(chain.contracts)], topics: [[...new Set([...Object.values(WATCHED_EVENTS), ...DEFI_TOPICS])]], fromBlock: toHex(from), toBlock: toHex(to) }],
-      })
-      logs = raw.map((l) => ({ ...l, blockNumber: BigInt(l.blockNumber!), logIndex: Number(l.logIndex) }))
-    } catch (cause) {
-      // Providers cap ranges and result sizes: retry smaller before giving up.
-      if (to > from && /range|too large|limit|exceed/i.test(String((cause as Error).message))) {
-        pageSize = Math.max(1, Math.floor(pageSize / 2))
-        const middle = from + (to - from) / 2n
-        await indexRange(from, middle)
-        await indexRange(middle + 1n, to)
-        return
+  const logFilter = {
+    address: [...watchedAddresses, ...defiLogAddresses(chain.contracts)],
+    topics: [[...new Set([...Object.values(WATCHED_EVENTS), ...DEFI_TOPICS])]],
+  }
+
+  /**
+   * The logs of [from, to], or of a shorter range starting at `from` when the provider caps
+   * ranges or results: its refusal says how much it takes (or suggests a range), and that is
+   * asked next instead of the same call again. Returns the block the logs reach.
+   */
+  async function readLogs(from: bigint, to: bigint): Promise<{ logs: Log[]; to: bigint }> {
+    let refused = false
+    for (;;) {
+      try {
+        const raw = await chain.client.request({ method: 'eth_getLogs', params: [{ ...logFilter, fromBlock: toHex(from), toBlock: toHex(to) }] })
+        if (!refused) span.answered()
+        return { logs: raw.map((l) => ({ ...l, blockNumber: BigInt(l.blockNumber!), logIndex: Number(l.logIndex) })) as unknown as Log[], to }
+      } catch (cause) {
+        const refusal = classifyLogsRefusal(cause, from)
+        const asked = Number(to - from + 1n)
+        if (!refusal || asked <= 1) throw rpcFailed('reading logs', cause)
+        refused = true
+        const capBefore = span.cap()
+        const next = refusal.kind === 'range' ? span.refusedRange(asked, refusal, from) : span.refusedResults(asked, refusal, from)
+        if (span.cap() !== capBefore) log.info({ maxBlocks: span.cap() }, 'the RPC caps eth_getLogs ranges; reading in ranges of that size')
+        to = from + BigInt(Math.min(next, asked - 1)) - 1n
       }
-      throw rpcFailed('reading logs', cause)
     }
+  }
+
+  async function indexRange(from: bigint, to: bigint, logs: Log[]): Promise<void> {
     const { burns, nftTransfers, changed, referralRewards } = decodeIndexedLogs(logs as never, addresses)
     const activity = decodeDefiActivity(logs as never, chain.contracts)
     const blockNumbers = [...new Set([...burns, ...nftTransfers, ...activity].map((e) => e.blockNumber)), to]
-    const blocks = new Map(
-      await Promise.all(blockNumbers.map(async (n) => [n, await chain.client.getBlock({ blockNumber: n })] as const)),
-    )
+    // Nodes that put the block's timestamp in its logs (geth 1.16+, reth) spare the header
+    // reads; the others' headers come in one JSON-RPC batch, not a request per block.
+    const blocks = new Map<bigint, { hash: `0x${string}`; timestamp: bigint }>()
+    for (const l of logs as Array<Log & { blockTimestamp?: string }>) {
+      if (l.blockTimestamp && l.blockHash) blocks.set(l.blockNumber!, { hash: l.blockHash, timestamp: BigInt(l.blockTimestamp) })
+    }
+    const missing = blockNumbers.filter((n) => !blocks.has(n))
+    const read = await Promise.all(missing.map(async (n) => [n, await headers.getBlock({ blockNumber: n })] as const)).catch((cause) => {
+      throw rpcFailed('reading block headers', cause)
+    })
+    for (const [n, block] of read) blocks.set(n, { hash: block.hash!, timestamp: block.timestamp })
     const time = (n: bigint) => new Date(Number(blocks.get(n)!.timestamp) * 1000)
     const mints = nftTransfers.filter((t) => t.from === zeroAddress)
     await db.transaction(async (tx) => {
@@ -125,7 +169,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
       await insertNftTransfers(tx, nftTransfers.map((t) => ({ ...t, blockTime: time(t.blockNumber) })))
       await insertDefiActivity(tx, activity, time)
       for (const tokenId of new Set(nftTransfers.map((t) => t.tokenId.toString()))) await recomputeNftOwner(tx, tokenId)
-      for (const [number, block] of blocks) await saveIndexedBlock(tx, { number, hash: block.hash! })
+      // Only the newest blocks can be reorganised away (older ones would be pruned at once).
+      for (const [number, block] of blocks) if (number > to - BigInt(KEEP_BLOCKS)) await saveIndexedBlock(tx, { number, hash: block.hash! })
       await pruneIndexedBlocksBelow(tx, to - BigInt(KEEP_BLOCKS))
       await saveCursor(tx, CURSOR, { number: to, hash: blocks.get(to)!.hash! })
     })
@@ -134,11 +179,13 @@ export function createIndexer(options: IndexerOptions): Indexer {
     await options.fresh.changed([...changed, ...(activity.length ? (['defi'] as const) : [])], to)
     // Every burn reaches the stream: a transaction sending service tokens to the dead address
     // (a plain transfer, a gasless relay, a referral burn), once, whoever sees it first.
-    for (const [txHash, legs] of groupByTx(burns)) {
+    const byTx = groupByTx(burns)
+    const serviceTxs = await serviceTxsAmong(db, [...byTx.keys()].filter((txHash) => !referralRewards.has(txHash)))
+    for (const [txHash, legs] of byTx) {
       const dead = legs.filter((l) => l.leg === 'dead')
       if (dead.length === 0) continue
       const reward = referralRewards.get(txHash)
-      const source = reward !== undefined ? 'referral' : (await isServiceTx(db, txHash)) ? 'gasless' : 'transfer'
+      const source = reward !== undefined ? 'referral' : serviceTxs.has(txHash.toLowerCase()) ? 'gasless' : 'transfer'
       const amountWei = legs.reduce((sum, l) => sum + l.value, reward ?? 0n)
       const data = burnEventOfTransfer({ txHash, burner: dead[0]!.sender, amountWei, source, at: time(dead[0]!.blockNumber) })
       await publishEvent(options, 'burn', data, burnTransferKey(txHash)).catch((error) => log.warn({ err: error }, 'could not publish an indexed burn'))
@@ -152,30 +199,58 @@ export function createIndexer(options: IndexerOptions): Indexer {
     }
   }
 
-  async function sync(): Promise<bigint> {
+  /** Passes run one at a time (the loop's, a test's or a caller's): two would index one range twice. */
+  let passes: Promise<unknown> = Promise.resolve()
+  function sync(): Promise<bigint> {
+    const pass = passes.then(syncOnce)
+    passes = pass.catch(() => undefined)
+    return pass
+  }
+
+  async function syncOnce(): Promise<bigint> {
+    let at = await cursor()
+    // The head and the cursor's block travel in one batch: a pass woken by a head costs two round trips (this, the logs).
     let head: bigint
+    let cursorBlock: { hash: string | null } | undefined
     try {
-      head = await chain.client.getBlockNumber({ cacheTime: 0 })
+      ;[head, cursorBlock] = await Promise.all([
+        headers.getBlockNumber({ cacheTime: 0 }),
+        at?.hash ? blockOrMissing(at.number) : undefined,
+      ])
     } catch (cause) {
       throw rpcFailed('reading the head', cause)
     }
     const target = head - BigInt(options.confirmations)
-    let at = await cursor()
-    if (at && at.hash) {
-      const block = await chain.client.getBlock({ blockNumber: at.number }).catch(() => undefined)
-      if (block?.hash !== at.hash) {
-        await rollbackToForkPoint()
-        at = await cursor()
-      }
+    if (at && at.hash && cursorBlock?.hash !== at.hash) {
+      await rollbackToForkPoint()
+      at = await cursor()
     }
     let from = at ? at.number + 1n : options.startBlock
     while (from <= target) {
-      const to = from + BigInt(pageSize) - 1n < target ? from + BigInt(pageSize) - 1n : target
-      await indexRange(from, to)
+      const end = from + BigInt(span.span()) - 1n
+      const { logs, to } = await readLogs(from, end < target ? end : target)
+      await indexRange(from, to, logs)
       from = to + 1n
     }
     if (from > target) options.fresh.reached(target)
     return target
+  }
+
+  /** When this instance last took or renewed the lease (performance.now()), and for how long. */
+  let held: { at: number; ms: number } | undefined
+  /**
+   * Instances sharing a database take turns: the lease holder indexes, the others wait. A pass
+   * woken by every head skips the renewal while a third of the lease is not yet over (the
+   * lease runs from the statement, which started after `at`): one write less per block.
+   */
+  async function holdLease(): Promise<boolean> {
+    if (held && performance.now() - held.at < held.ms / 3) return true
+    // The lease outlives two quiet polls, so a holder that is only woken by heads keeps it.
+    const ms = Math.max(10_000, options.pollMs * 5, pollMs() * 2)
+    const at = performance.now()
+    const ok = await acquireLease(db, CURSOR, owner, ms)
+    held = ok ? { at, ms } : undefined
+    return ok
   }
 
   return {
@@ -185,21 +260,26 @@ export function createIndexer(options: IndexerOptions): Indexer {
       running = true
       loop = (async () => {
         while (running) {
+          // A poke during this pass is served by the next one, at once (a new head may have come after this pass read the head).
+          poked = false
           try {
-            // Instances sharing a database take turns: the lease holder indexes, the others wait.
-            if (await acquireLease(db, CURSOR, owner, Math.max(10_000, options.pollMs * 5))) await sync()
+            lastPassFailed = false
+            if (await holdLease()) await sync()
           } catch (error) {
+            lastPassFailed = true
             log.warn({ err: error }, 'indexer pass failed; retrying')
           }
           if (!running) break
+          if (poked) continue
           await new Promise<void>((resolve) => {
             wake = resolve
-            timer = setTimeout(resolve, options.pollMs)
+            timer = setTimeout(resolve, pollMs())
           })
         }
       })()
     },
     poke() {
+      poked = true
       clearTimeout(timer)
       wake?.()
     },
@@ -209,6 +289,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       wake?.()
       await loop
       // Another instance takes over at once instead of after the lease runs out.
+      held = undefined
       await releaseLease(db, CURSOR, owner).catch((error) => log.warn({ err: error }, 'could not release the indexer lease; it expires on its own'))
     },
   }

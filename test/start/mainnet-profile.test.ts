@@ -52,6 +52,7 @@ test('NETWORK=megaeth: the shipped profile, chain 4326, the public RPC and explo
   assert.equal(config.RPC_URL, 'https://mainnet.megaeth.com/rpc')
   assert.equal(config.PUBLIC_RPC_URL, 'https://mainnet.megaeth.com/rpc')
   assert.equal(config.EXPLORER_URL, 'https://megaexplorer.xyz')
+  assert.equal(config.RPC_WS_URL, 'wss://mainnet.megaeth.com/ws', 'new heads from the public websocket wake the indexer')
   assert.equal(config.START_BLOCK, 0, 'no deployment block is recorded: the documented default, from block 0')
 
   const raw = JSON.parse(await readFile(NETWORK_PROFILES.megaeth, 'utf8'))
@@ -78,6 +79,7 @@ test('a variable set overrides the profile; the default npm start reads no profi
   assert.equal(config.START_BLOCK, 1234)
   assert.equal(config.EXPLORER_URL, 'https://explorer.example')
   assert.equal(config.CONTRACTS_FILE, NETWORK_PROFILES.megaeth, 'the addresses stay those of the profile')
+  assert.equal(config.RPC_WS_URL, undefined, 'another node than the public RPC: the public chain\'s heads must not wake it')
 
   const plain = loadConfig({})
   assert.equal(plain.NETWORK, 'devnet')
