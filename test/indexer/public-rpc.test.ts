@@ -80,7 +80,14 @@ test('behind a public provider (capped eth_getLogs, 429s, 5xx, hung requests, dr
     assert.deepEqual(indexed.map((r) => key(r.tx_hash, r.log_index)), onChain.map((l) => key(l.transactionHash, l.logIndex)), 'the indexed legs are the chain\'s, in order, none missing, none twice')
     for (const hash of burns) assert.ok(indexed.some((r) => r.tx_hash === hash), `burn ${hash} indexed`)
     const deadTxs = onChain.filter((l) => l.topics[2] === pad(DEAD.toLowerCase() as `0x${string}`)).map((l) => l.transactionHash.toLowerCase())
-    for (const hash of deadTxs) assert.equal(published.get(hash), 1, `the burn ${hash} reached the stream once`)
+    // Published after the page commits (and over Redis on the PostgreSQL leg): waited for, then counted in the stored stream.
+    const stored = async () => new Map((await app.ctx.db.query<{ tx: string; n: string }>(`SELECT lower(data->>'txHash') AS tx, count(*) AS n FROM events WHERE type = 'burn' GROUP BY 1`)).rows.map((r) => [r.tx, Number(r.n)]))
+    await waitFor('every burn on the stream', async () => deadTxs.every((hash) => published.has(hash)), 10_000)
+    const inStream = await stored()
+    for (const hash of deadTxs) {
+      assert.equal(inStream.get(hash), 1, `the burn ${hash} is stored on the stream once`)
+      assert.equal(published.get(hash), 1, `the burn ${hash} was published once`)
+    }
 
     const faults = proxy.faults()
     const counts = proxy.countsByMethod()
@@ -106,6 +113,8 @@ test('a 429 is waited out as Retry-After says, by every request, and the index s
   const app = await buildApp(devnet, { rpcUrl: () => proxy.url, env: { INDEXER_POLL_MS: '100' } })
   try {
     const holder = wallet(4)
+    // A low rate, and two refusals for certain (a quiet run may stay under the rate).
+    proxy.queue(['429', '429'])
     proxy.set({ requestsPerSecond: 5, burst: 5 })
     for (let i = 0; i < 6; i++) await holder.writeContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'transfer', args: [DEAD, E18] })
     const head = Number(await devnet.rpc<string>('eth_blockNumber'))
