@@ -115,6 +115,7 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
   // Then the chain, together: the payment (the facilitator's verify and our own simulation of
   // the settlement, so a payment the forwarder would revert is refused before any claim) and
   // the burns.
+  const checkedAt = Date.now()
   const [verdict, simulation, evidence] = await Promise.allSettled([
     request.payment && requirements ? pipeline.facilitator.verify(request.payment, requirements) : Promise.resolve(undefined),
     request.payment && requirements
@@ -187,6 +188,8 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
   const early = pipeline.deps.images.generate({ image: portrait.bytes, mimeType: portrait.mimeType, seed: request.burnTxHash })
   early.catch(() => {})
   pipeline.deps.early.set(request.burnTxHash, early)
+  // Verified and simulated just now (the time the chain was read): the settlement need not repeat it.
+  if (request.payment) pipeline.deps.checked?.set(request.burnTxHash, checkedAt)
 
   // The POST waits LOOKSMAXX_WAIT_SECONDS in all, the run's own steps included: a step that
   // hangs (a facilitator or a receipt that does not come) does not hold the answer. The run goes

@@ -13,5 +13,10 @@ export type SettleResult =
 export type Facilitator = {
   name: string
   verify(payment: CompletePaymentPayload, requirements: PaymentRequirements): Promise<VerifyResult>
-  settle(payment: CompletePaymentPayload, requirements: PaymentRequirements): Promise<SettleResult>
+  /**
+   * `checkedAtMs`: when the caller itself verified this payment against the chain and simulated
+   * its settlement (both passed). A facilitator may then skip repeating them; one that cannot
+   * tell ignores it.
+   */
+  settle(payment: CompletePaymentPayload, requirements: PaymentRequirements, options?: { checkedAtMs?: number }): Promise<SettleResult>
 }
