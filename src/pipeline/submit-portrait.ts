@@ -103,7 +103,7 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
       burner: request.burner,
       burnTxHash: request.burnTxHash,
       devTxHash: request.devTxHash,
-      imageHash: imageHashOf(header.bytes),
+      imageHash: () => imageHashOf(header.bytes),
       payer: request.payment ? payerOf(request.payment) : undefined,
     },
     signature: request.burnerSignature,
