@@ -44,6 +44,23 @@ function fadeMap(): Float32Array {
   return (fadeTable = table)
 }
 
+/**
+ * Pixel buffers reused from one portrait to the next (by size): a portrait needs 4 MB of them,
+ * and allocating them anew each time made the thread's V8 collect its whole heap every two or
+ * three portraits (external memory counts towards its GC triggers). A buffer is given back only
+ * once nothing reads it any more (the PNG encoder reads the RGB one asynchronously).
+ */
+const scratch = new Map<number, Buffer[]>()
+function takeScratch(size: number): Buffer {
+  return scratch.get(size)?.pop() ?? Buffer.allocUnsafe(size)
+}
+function giveBack(buffer: Buffer) {
+  const free = scratch.get(buffer.length) ?? []
+  // Two of each at most: a thread works on one or two portraits at a time.
+  if (free.length < 2) free.push(buffer)
+  scratch.set(buffer.length, free)
+}
+
 /** The state of a small deterministic PRNG (xorshift128) seeded from a string, for reproducible grain. */
 function seedState(seed: string): [number, number, number, number] {
   const h = createHash('sha256').update(seed).digest()
@@ -186,7 +203,8 @@ export function createLocalStylizer(options: { detector?: () => Promise<FaceDete
       // The grey crop, read straight from the RGB frame: luma of the square, stretched to the
       // output size by bilinear sampling in the pixel loop below (libvips took 30-50 ms to crop,
       // upscale and convert 1024² pixels; this is a few ms).
-      const luma = new Uint8Array(side * side)
+      const lumaScratch = takeScratch(OUTPUT_SIZE * OUTPUT_SIZE)
+      const luma = lumaScratch.subarray(0, side * side)
       for (let y = 0; y < side; y++) {
         let from = ((top + y) * width + left) * 3
         for (let x = 0, to = y * side; x < side; x++, to++, from += 3) {
@@ -212,7 +230,7 @@ export function createLocalStylizer(options: { detector?: () => Promise<FaceDete
       // a call per pixel was a fifth of this loop).
       let [a, b, c, d] = seedState(seed)
       const fades = fadeMap()
-      const rgb = Buffer.allocUnsafe(OUTPUT_SIZE * OUTPUT_SIZE * 3)
+      const rgb = takeScratch(OUTPUT_SIZE * OUTPUT_SIZE * 3)
       const offset = -low * gain - 0.175 * 255
       for (let y = 0, i = 0, o = 0; y < OUTPUT_SIZE; y++) {
         const at = sampleOf(y)
@@ -246,9 +264,11 @@ export function createLocalStylizer(options: { detector?: () => Promise<FaceDete
       const leftEye = face ? toOutput(face.leftEye) : { x: OUTPUT_SIZE * 0.38, y: OUTPUT_SIZE * FALLBACK_EYE_LINE }
       const rightEye = face ? toOutput(face.rightEye) : { x: OUTPUT_SIZE * 0.62, y: OUTPUT_SIZE * FALLBACK_EYE_LINE }
       paintLasers(rgb, leftEye, rightEye, Boolean(face))
+      giveBack(lumaScratch)
       const png = await sharp(rgb, { raw: { width: OUTPUT_SIZE, height: OUTPUT_SIZE, channels: 3 } })
         .png({ compressionLevel: 1, adaptiveFiltering: false })
         .toBuffer()
+        .finally(() => giveBack(rgb))
       return { image: new Uint8Array(png), mimeType: 'image/png', faceFound: Boolean(face) }
     },
     async close() {},
