@@ -165,12 +165,16 @@ function paintLasers(rgb: Buffer, left: Point, right: Point, faceFound: boolean)
  * eyes located by a face-landmark model. No key, no network. Without a face it keeps the
  * centre crop and draws the beam at a fixed height (42 % from the top), with no eye glows.
  */
-export function createLocalStylizer(options: { detector?: () => Promise<FaceDetector> } = {}): ImageGenerator {
+export function createLocalStylizer(options: { detector?: () => Promise<FaceDetector> } = {}): ImageGenerator & { warm(): Promise<void> } {
   let detector: Promise<FaceDetector> | undefined
   const getDetector = () => (detector ??= (options.detector ?? createFaceDetector)())
 
   return {
     name: 'local-stylizer',
+    /** Loads the face model now rather than on the first portrait. */
+    async warm() {
+      await getDetector()
+    },
     async generate({ image, seed }) {
       // Read as the pre-payment check read it: what it accepted is paid for and must be generated.
       // One decode: the face is found on a small copy of it, the grey crop is made from it.
