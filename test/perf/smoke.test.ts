@@ -188,3 +188,34 @@ test('a paid looksmaxx answers with its minted NFT in under 600 ms (bench looksm
   t.diagnostic(`looksmaxx in ${times.map((one) => one.toFixed(0)).join(', ')} ms; load stretch ${stretch.toFixed(1)}`)
   assert.ok(ms < 600 * stretch, `a looksmaxx in ${ms.toFixed(0)} ms, the faster of ${times.map((one) => one.toFixed(0)).join(' and ')} (bound 600 ms × ${stretch.toFixed(1)} for the machine's load)`)
 })
+
+test('the stylizer costs at most 6 times a decode and PNG encode of the same portrait (issue 26: about 2; 3.1-3.7 before its stylizer work)', async (t) => {
+  const sharp = (await import('sharp')).default
+  const { createLocalStylizer } = await import('../../src/adapters/image/local-stylizer.ts')
+  const image = Buffer.from(await portraitBase64(), 'base64')
+  const stylizer = createLocalStylizer()
+  // The yardstick: libvips decoding the portrait and encoding a 1024² PNG of it, as the stylizer
+  // must at least; its CPU moves with the machine as the stylizer's does.
+  const yardstick = async () => {
+    const { data, info } = await sharp(image).raw().toBuffer({ resolveWithObject: true })
+    await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).resize(1024, 1024).png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer()
+  }
+  const cpuOf = async (run: () => Promise<unknown>) => {
+    const before = process.cpuUsage()
+    await run()
+    const used = process.cpuUsage(before)
+    return (used.user + used.system) / 1000
+  }
+  // The first portrait loads the face model.
+  await stylizer.generate({ image, mimeType: 'image/jpeg', seed: '0x00' })
+  await yardstick()
+  const ratios: number[] = []
+  for (let round = 0; round < 3; round++) {
+    const base = await cpuOf(yardstick)
+    const styled = await cpuOf(() => stylizer.generate({ image, mimeType: 'image/jpeg', seed: `0x0${round + 1}` }))
+    ratios.push(styled / ((base + (await cpuOf(yardstick))) / 2))
+  }
+  const ratio = median(ratios)
+  t.diagnostic(`stylizer at ${ratio.toFixed(1)} times the yardstick's CPU (rounds ${ratios.map((r) => r.toFixed(1)).join(', ')})`)
+  assert.ok(ratio <= 6, `the stylizer costs ${ratio.toFixed(1)} times a decode and PNG encode of the same portrait (rounds ${ratios.map((r) => r.toFixed(1)).join(', ')}; bound 6, about 2 since issue 26)`)
+})
