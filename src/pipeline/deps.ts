@@ -37,7 +37,7 @@ export type PipelineDeps = {
    * (keyed by burn hash; ms): the facilitator need not repeat them right after. A retry or a
    * takeover finds nothing here and has everything checked again.
    */
-  checked?: Map<string, number>
+  checked?: Map<string, { atMs: number; simulatedFrom: `0x${string}` }>
   /** Lease length; the holder renews it while it works. */
   leaseMs: number
   fault(point: FaultPoint): void

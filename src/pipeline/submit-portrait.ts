@@ -189,7 +189,7 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
   early.catch(() => {})
   pipeline.deps.early.set(request.burnTxHash, early)
   // Verified and simulated just now (the time the chain was read): the settlement need not repeat it.
-  if (request.payment) pipeline.deps.checked?.set(request.burnTxHash, checkedAt)
+  if (request.payment) pipeline.deps.checked?.set(request.burnTxHash, { atMs: checkedAt, simulatedFrom: ctx.chain.facilitator })
 
   // The POST waits LOOKSMAXX_WAIT_SECONDS in all, the run's own steps included: a step that
   // hangs (a facilitator or a receipt that does not come) does not hold the answer. The run goes

@@ -1,3 +1,4 @@
+import { isAddressEqual } from 'viem'
 import type { Chain } from '../../chain/clients.ts'
 import type { TxSender } from '../../chain/sender/tx-sender.ts'
 import { buildSettlementCall, settlementTarget, simulateSettlement } from '../../x402/settlement-call.ts'
@@ -35,8 +36,9 @@ export function createBuiltinFacilitator(deps: { chain: Chain; sender: TxSender;
     async settle(payment, requirements, options = {}): Promise<SettleResult> {
       const terms = paymentTerms(payment)
       const key = settlementKey(terms.from, terms.nonce)
-      const checkedAt = options.checkedAtMs
-      if (checkedAt !== undefined && Date.now() - checkedAt <= PRECHECK_FRESH_MS) return send(payment, requirements, key, terms.from)
+      // Checked by the caller just now, simulated from this sender's address (a contract may look at the caller).
+      const { checked } = options
+      if (checked && Date.now() - checked.atMs <= PRECHECK_FRESH_MS && isAddressEqual(checked.simulatedFrom, sender.address)) return send(payment, requirements, key, terms.from)
       const verdict = await verify(payment, requirements)
       if (!verdict.isValid) {
         // Our own earlier settlement of this very payment counts as success.
