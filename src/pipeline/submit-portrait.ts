@@ -86,10 +86,9 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
   const { pipeline } = ctx
 
   // Cheap early answer for a replay; the unique claim below stays the decider under races.
-  for (const hash of new Set([request.burnTxHash, request.devTxHash])) {
-    const existing = await findSubmissionByTxHash(ctx.db, hash)
-    if (existing) throw alreadyUsed(ctx, existing, hash)
-  }
+  const hashes = [...new Set([request.burnTxHash, request.devTxHash])]
+  const found = await Promise.all(hashes.map((hash) => findSubmissionByTxHash(ctx.db, hash)))
+  for (const [i, existing] of found.entries()) if (existing) throw alreadyUsed(ctx, existing, hashes[i]!)
 
   // Cheap checks first, in the order a user fixes them, none of which decodes a pixel or
   // reads the chain: the image header, the payment's own fields, the burner's consent.
