@@ -42,12 +42,13 @@ export function table(rows: Array<Record<string, string | number>>): string {
 
 /**
  * Load on a bare Fastify route returning these bytes: what any route of that size can reach
- * on this machine now, the baseline every ratio is taken against.
+ * on this machine now, the baseline every ratio is taken against. With `headers`, the route also
+ * sends those (an informative second baseline: what the headers alone cost).
  */
-export async function runBaseline(bytes: Buffer, seconds: number): Promise<LoadResult> {
+export async function runBaseline(bytes: Buffer, seconds: number, headers?: Record<string, string>): Promise<LoadResult> {
   const { default: Fastify } = await import('fastify')
   const baseline = Fastify()
-  baseline.get('/', async (_req, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(bytes))
+  baseline.get('/', async (_req, reply) => reply.headers(headers ?? {}).header('content-type', 'application/json; charset=utf-8').send(bytes))
   await baseline.listen({ host: '127.0.0.1', port: 0 })
   try {
     return await runLoad(`http://127.0.0.1:${(baseline.server.address() as { port: number }).port}/`, { seconds })

@@ -194,6 +194,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     retry: { baseMs: config.RETRY_BASE_MS, maxMs: config.RETRY_MAX_MS },
     leaseMs: config.LEASE_MS,
     early: new Map(),
+    checked: new Map(),
     fault: (point: FaultPoint) => {
       if (config.FAULT_CRASH_AT === point) {
         log.fatal({ point }, 'fault injection: killing the process')

@@ -156,7 +156,7 @@ export const envSchema = z.object({
     .describe('Image generator: local stylizer, Replicate or OpenAI.'),
   STYLIZER_THREADS: positiveInt
     .optional()
-    .describe('Worker threads of the local stylizer (IMAGE_PROVIDER=local), started as portraits arrive. Default: the number of CPU cores.'),
+    .describe('Worker threads of the local stylizer (IMAGE_PROVIDER=local), all started by the first portrait (each loads the face model in the background). Default: the number of CPU cores.'),
   REPLICATE_API_TOKEN: secretString.optional().describe('Replicate API token (IMAGE_PROVIDER=replicate).'),
   OPENAI_API_KEY: secretString.optional().describe('OpenAI API key (IMAGE_PROVIDER=openai).'),
 

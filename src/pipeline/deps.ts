@@ -32,6 +32,12 @@ export type PipelineDeps = {
    * the step may use them. Pinning waits for the recorded settlement.
    */
   early: Map<string, Promise<Awaited<ReturnType<ImageGenerator['generate']>>>>
+  /**
+   * When the request that won the claim verified its payment and simulated the settlement
+   * (keyed by burn hash; ms): the facilitator need not repeat them right after. A retry or a
+   * takeover finds nothing here and has everything checked again.
+   */
+  checked?: Map<string, { atMs: number; simulatedFrom: `0x${string}` }>
   /** Lease length; the holder renews it while it works. */
   leaseMs: number
   fault(point: FaultPoint): void

@@ -104,6 +104,7 @@ export async function advanceSubmission(deps: PipelineDeps, start: Submission): 
     return { kind: 'minted', submission }
   } finally {
     deps.early.delete(start.burnTxHash)
+    deps.checked?.delete(start.burnTxHash)
   }
 }
 

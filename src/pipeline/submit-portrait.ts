@@ -86,10 +86,9 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
   const { pipeline } = ctx
 
   // Cheap early answer for a replay; the unique claim below stays the decider under races.
-  for (const hash of new Set([request.burnTxHash, request.devTxHash])) {
-    const existing = await findSubmissionByTxHash(ctx.db, hash)
-    if (existing) throw alreadyUsed(ctx, existing, hash)
-  }
+  const hashes = [...new Set([request.burnTxHash, request.devTxHash])]
+  const found = await Promise.all(hashes.map((hash) => findSubmissionByTxHash(ctx.db, hash)))
+  for (const [i, existing] of found.entries()) if (existing) throw alreadyUsed(ctx, existing, hashes[i]!)
 
   // Cheap checks first, in the order a user fixes them, none of which decodes a pixel or
   // reads the chain: the image header, the payment's own fields, the burner's consent.
@@ -103,7 +102,7 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
       burner: request.burner,
       burnTxHash: request.burnTxHash,
       devTxHash: request.devTxHash,
-      imageHash: imageHashOf(header.bytes),
+      imageHash: () => imageHashOf(header.bytes),
       payer: request.payment ? payerOf(request.payment) : undefined,
     },
     signature: request.burnerSignature,
@@ -115,6 +114,7 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
   // Then the chain, together: the payment (the facilitator's verify and our own simulation of
   // the settlement, so a payment the forwarder would revert is refused before any claim) and
   // the burns.
+  const checkedAt = Date.now()
   const [verdict, simulation, evidence] = await Promise.allSettled([
     request.payment && requirements ? pipeline.facilitator.verify(request.payment, requirements) : Promise.resolve(undefined),
     request.payment && requirements
@@ -187,6 +187,8 @@ export async function submitPortrait(ctx: PortraitContext, request: PortraitRequ
   const early = pipeline.deps.images.generate({ image: portrait.bytes, mimeType: portrait.mimeType, seed: request.burnTxHash })
   early.catch(() => {})
   pipeline.deps.early.set(request.burnTxHash, early)
+  // Verified and simulated just now (the time the chain was read): the settlement need not repeat it.
+  if (request.payment) pipeline.deps.checked?.set(request.burnTxHash, { atMs: checkedAt, simulatedFrom: ctx.chain.facilitator })
 
   // The POST waits LOOKSMAXX_WAIT_SECONDS in all, the run's own steps included: a step that
   // hangs (a facilitator or a receipt that does not come) does not hold the answer. The run goes

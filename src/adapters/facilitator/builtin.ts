@@ -1,7 +1,9 @@
+import { isAddressEqual } from 'viem'
 import type { Chain } from '../../chain/clients.ts'
 import type { TxSender } from '../../chain/sender/tx-sender.ts'
 import { buildSettlementCall, settlementTarget, simulateSettlement } from '../../x402/settlement-call.ts'
-import { paymentTerms } from '../../x402/payload.ts'
+import { paymentTerms, type CompletePaymentPayload } from '../../x402/payload.ts'
+import type { PaymentRequirements } from '../../x402/requirements.ts'
 import { createChainVerifier } from './verify-on-chain.ts'
 import type { Facilitator, SettleResult } from './port.ts'
 
@@ -9,6 +11,16 @@ import type { Facilitator, SettleResult } from './port.ts'
 export function settlementKey(from: string, nonce: string): string {
   return `settle:${from.toLowerCase()}:${nonce.toLowerCase()}`
 }
+
+/**
+ * How recent a caller's own verification and simulation of a payment must be for the
+ * settlement to rely on them instead of reading the chain twice more (a looksmaxx verifies and
+ * simulates before its claim, tens of milliseconds before it settles). In that window only the
+ * payer can change the outcome (by using or cancelling the authorization elsewhere): the
+ * transaction then reverts, costing its gas, and the settlement step reads the chain and
+ * refuses, as for any settlement that did not pay.
+ */
+export const PRECHECK_FRESH_MS = 2_000
 
 /**
  * The embedded facilitator: verifies the payment against the chain and settles it with its
@@ -21,10 +33,13 @@ export function createBuiltinFacilitator(deps: { chain: Chain; sender: TxSender;
   return {
     name: 'builtin',
     verify,
-    async settle(payment, requirements): Promise<SettleResult> {
-      const verdict = await verify(payment, requirements)
+    async settle(payment, requirements, options = {}): Promise<SettleResult> {
       const terms = paymentTerms(payment)
       const key = settlementKey(terms.from, terms.nonce)
+      // Checked by the caller just now, simulated from this sender's address (a contract may look at the caller).
+      const { checked } = options
+      if (checked && Date.now() - checked.atMs <= PRECHECK_FRESH_MS && isAddressEqual(checked.simulatedFrom, sender.address)) return send(payment, requirements, key, terms.from)
+      const verdict = await verify(payment, requirements)
       if (!verdict.isValid) {
         // Our own earlier settlement of this very payment counts as success.
         const previous = await sender.find(key)
@@ -38,12 +53,14 @@ export function createBuiltinFacilitator(deps: { chain: Chain; sender: TxSender;
       if (!simulated.ok) {
         return { success: false, errorReason: `settlement_reverted: ${simulated.reason}`, network: requirements.network, payer: terms.from }
       }
-      const mined = await sender.sendAndWait({ key, to: settlementTarget(payment, requirements), data: buildSettlementCall(payment) })
-      if (mined.status !== 'mined') {
-        return { success: false, errorReason: 'invalid_transaction_state', network: requirements.network, payer: terms.from }
-      }
-      return { success: true, transaction: mined.txHash, network: requirements.network, payer: terms.from }
+      return send(payment, requirements, key, terms.from)
     },
+  }
+
+  async function send(payment: CompletePaymentPayload, requirements: PaymentRequirements, key: string, payer: `0x${string}`): Promise<SettleResult> {
+    const mined = await sender.sendAndWait({ key, to: settlementTarget(payment, requirements), data: buildSettlementCall(payment) })
+    if (mined.status !== 'mined') return { success: false, errorReason: 'invalid_transaction_state', network: requirements.network, payer }
+    return { success: true, transaction: mined.txHash, network: requirements.network, payer }
   }
 }
 

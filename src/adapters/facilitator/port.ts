@@ -13,5 +13,10 @@ export type SettleResult =
 export type Facilitator = {
   name: string
   verify(payment: CompletePaymentPayload, requirements: PaymentRequirements): Promise<VerifyResult>
-  settle(payment: CompletePaymentPayload, requirements: PaymentRequirements): Promise<SettleResult>
+  /**
+   * `checked`: when the caller itself verified this payment against the chain and simulated its
+   * settlement (both passed), and from which address it simulated. A facilitator may then skip
+   * repeating them; one that cannot tell ignores it.
+   */
+  settle(payment: CompletePaymentPayload, requirements: PaymentRequirements, options?: { checked?: { atMs: number; simulatedFrom: `0x${string}` } }): Promise<SettleResult>
 }

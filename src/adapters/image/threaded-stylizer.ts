@@ -5,14 +5,15 @@ import { AppError } from '../../errors/app-error.ts'
 
 type Result = Awaited<ReturnType<ImageGenerator['generate']>>
 type Pending = { resolve: (value: Result) => void; reject: (error: unknown) => void }
-type Thread = { worker: Worker; pending: Map<number, Pending> }
+type Thread = { worker: Worker; pending: Map<number, Pending>; ready: boolean }
 
 /**
  * The local stylizer in worker threads: face detection and pixel work are CPU-bound, and on the
- * main thread they would delay every request and chain call around them. A pool of up to
- * `threads` (default: the machine's cores), grown on demand: each thread loads the face model
- * once (about a second of CPU), so a second thread is started only when a portrait arrives while
- * every running thread is busy. A job goes to the thread with the fewest in hand.
+ * main thread they would delay every request and chain call around them. A pool of `threads`
+ * (default: the machine's cores), started by the first portrait, not at start-up: each thread
+ * loads the face model once (about a second of CPU), in the background, so that a burst finds
+ * every core's thread ready instead of waiting for a second one to load its model then. A job
+ * goes to the ready thread with the fewest in hand (to a loading one only while none is ready).
  */
 export function createThreadedStylizer(options: { threads?: number } = {}): ImageGenerator {
   const size = Math.max(1, options.threads ?? availableParallelism())
@@ -24,8 +25,12 @@ export function createThreadedStylizer(options: { threads?: number } = {}): Imag
     // the TypeScript loader, which worker threads do not inherit.
     const compiled = import.meta.url.endsWith('.js')
     const worker = new Worker(new URL(compiled ? './stylizer-thread.js' : './stylizer-thread-entry.mjs', import.meta.url))
-    const thread: Thread = { worker, pending: new Map() }
-    worker.on('message', (message: { id: number; result?: any; error?: string }) => {
+    const thread: Thread = { worker, pending: new Map(), ready: false }
+    worker.on('message', (message: { id: number; result?: any; error?: string; ready?: true }) => {
+      if (message.ready) {
+        thread.ready = true
+        return
+      }
       const waiter = thread.pending.get(message.id)
       if (!waiter) return
       thread.pending.delete(message.id)
@@ -51,9 +56,10 @@ export function createThreadedStylizer(options: { threads?: number } = {}): Imag
   }
 
   function pick(): Thread {
-    const idlest = threads.reduce<Thread | undefined>((best, t) => (!best || t.pending.size < best.pending.size ? t : best), undefined)
-    if (idlest && (idlest.pending.size === 0 || threads.length >= size)) return idlest
-    return spawn()
+    while (threads.length < size) spawn()
+    const ready = threads.filter((t) => t.ready)
+    const from = ready.length > 0 ? ready : threads
+    return from.reduce((best, t) => (t.pending.size < best.pending.size ? t : best))
   }
 
   return {

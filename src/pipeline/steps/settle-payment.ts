@@ -94,7 +94,7 @@ export async function settlePayment(deps: PipelineDeps, submission: Submission):
   const requirements = submission.paymentRequirements as PaymentRequirements
   let result
   try {
-    result = await deps.facilitator.settle(payment, requirements)
+    result = await deps.facilitator.settle(payment, requirements, { checked: deps.checked?.get(submission.burnTxHash) })
   } catch (error) {
     deps.log.warn({ err: error, submission: submission.id }, 'settlement outcome unknown; reading the chain')
     return reconcilePayment(deps, submission)
