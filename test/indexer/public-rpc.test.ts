@@ -116,13 +116,18 @@ test('a 429 is waited out as Retry-After says, by every request, and the index s
     // A low rate, and two refusals for certain (a quiet run may stay under the rate).
     proxy.queue(['429', '429'])
     proxy.set({ requestsPerSecond: 5, burst: 5 })
+    const started = Date.now()
     for (let i = 0; i < 6; i++) await holder.writeContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'transfer', args: [DEAD, E18] })
     const head = Number(await devnet.rpc<string>('eth_blockNumber'))
     await waitFor('the indexer to reach the head', async () => Number((await app.ctx.db.query<{ block_number: string }>('SELECT block_number FROM indexer_cursor')).rows[0]?.block_number ?? -1) >= head, 60_000)
     const faults = proxy.faults()
     assert.ok(faults.rateLimited > 0, 'the rate was exceeded')
-    // Retry-After is 1 s: after a 429 the process waits, so refusals stay a small share of the requests.
-    assert.ok(faults.rateLimited < proxy.requests() / 2, `${faults.rateLimited} 429s of ${proxy.requests()} requests: the process paused instead of hammering`)
+    // Retry-After is 1 s: after a 429 every request of the process waits it out, so besides the
+    // two forced refusals at most a couple per second of the run are met (retrying at once, as
+    // RPC_RETRY_BASE_MS=20 would, meets dozens a second). A ratio to all requests was flaky: a
+    // quick run makes only a handful.
+    const seconds = Math.ceil((Date.now() - started) / 1000)
+    assert.ok(faults.rateLimited <= 2 + 2 * seconds, `${faults.rateLimited} 429s in ${seconds} s (${proxy.requests()} requests): the process paused instead of hammering`)
     const rows = (await app.ctx.db.query<{ n: string; d: string }>('SELECT count(*) AS n, count(DISTINCT (tx_hash, log_index)) AS d FROM token_burns')).rows[0]!
     assert.equal(rows.n, rows.d, 'no leg twice')
   } finally {
