@@ -152,8 +152,9 @@ export type AppOptions = {
  */
 export async function buildApp(devnet: TestDevnet, options: AppOptions = {}): Promise<TestApp & { stop(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-test-'))
-  // PGlite, or with TEST_BACKEND=postgres (the second leg of .ci/run) PostgreSQL and Redis.
-  const backend = await testBackend(options.database)
+  // PGlite, or with TEST_BACKEND=postgres (the second leg of .ci/run) PostgreSQL and Redis; a
+  // DATABASE_URL in `env` is a store the test owns (several instances on one database).
+  const backend = options.env?.DATABASE_URL ? { env: {}, drop: async () => {} } : await testBackend(options.database)
   const config = testConfig({ DATA_DIR: dataDir, RPC_URL: options.rpcUrl?.(devnet) ?? devnet.url, ...backend.env, ...options.env })
   const app = await createApp(config, testAppOptions(config, options.images, options.embeddedDatabase))
   const url = await app.listen()
@@ -193,18 +194,27 @@ export async function buildApp(devnet: TestDevnet, options: AppOptions = {}): Pr
 
 /**
  * The usual fixture of a test file: the process's devnet and the service in front of it,
- * built before the first test and closed after the last.
+ * built before the first test and closed after the last. `app.another(options)` builds one
+ * more service on the same devnet (another configuration, a second instance), stopped with it.
  */
-export function useApp(options: AppOptions = {}): TestApp {
-  const fixture = {} as TestApp
+export function useApp(options: AppOptions = {}): TestApp & { another(options?: AppOptions): Promise<TestApp & { stop(): Promise<void> }> } {
+  const others: Array<{ stop(): Promise<void> }> = []
+  const fixture = {
+    async another(more: AppOptions = {}) {
+      const other = await buildApp(fixture.devnet, more)
+      others.push(other)
+      return { ...other, async stop() { others.splice(others.indexOf(other), 1); await other.stop() } }
+    },
+  } as TestApp & { another(options?: AppOptions): Promise<TestApp & { stop(): Promise<void> }> }
   let stop: (() => Promise<void>) | undefined
   before(async () => {
     const app = await buildApp(await testDevnet(), options)
     stop = app.stop
     Object.assign(fixture, app)
   })
-  // The service stops before the devnet it reads closes.
+  // The services stop before the devnet they read is released.
   after(async () => {
+    await Promise.all(others.splice(0).map((other) => other.stop()))
     await stop?.()
     await releaseDevnet()
   })
