@@ -136,8 +136,8 @@ export type AppOptions = {
   database?: 'pglite' | 'postgres'
   env?: Record<string, string>
   images?: CreateAppOptions['images']
-  /** An RPC in front of the devnet (a proxy that counts or fails calls); the devnet's own by default. */
-  rpcUrl?: (devnet: TestDevnet) => string
+  /** An RPC in front of the devnet (a proxy that counts or fails calls, started here if need be); the devnet's own by default. */
+  rpcUrl?: (devnet: TestDevnet) => string | Promise<string>
   /**
    * With PGlite: `thread` opens the service's own database in DATA_DIR on its thread, as `npm
    * start` does (the performance guards measure that); by default an in-process one from the pool.
@@ -155,7 +155,7 @@ export async function buildApp(devnet: TestDevnet, options: AppOptions = {}): Pr
   // PGlite, or with TEST_BACKEND=postgres (the second leg of .ci/run) PostgreSQL and Redis; a
   // DATABASE_URL in `env` is a store the test owns (several instances on one database).
   const backend = options.env?.DATABASE_URL ? { env: {}, drop: async () => {} } : await testBackend(options.database)
-  const config = testConfig({ DATA_DIR: dataDir, RPC_URL: options.rpcUrl?.(devnet) ?? devnet.url, ...backend.env, ...options.env })
+  const config = testConfig({ DATA_DIR: dataDir, RPC_URL: (await options.rpcUrl?.(devnet)) ?? devnet.url, ...backend.env, ...options.env })
   const app = await createApp(config, testAppOptions(config, options.images, options.embeddedDatabase))
   const url = await app.listen()
   async function request(method: string, urlPath: string, init: { body?: unknown; headers?: Record<string, string>; payload?: string | Buffer } = {}): Promise<InjectResponse> {
