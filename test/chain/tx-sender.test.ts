@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { pino } from 'pino'
-import { startTestDevnet } from '../support/devnet.ts'
+import { useDevnet } from '../support/harness.ts'
 import { createTestDatabase } from '../support/postgres.ts'
 import { TEST_DATABASE_URL, needsPostgres } from '../support/env.ts'
 import { openDb, type Db } from '../../src/store/db.ts'
@@ -14,11 +14,7 @@ import { waitForSweeps } from '../support/sender-sweeps.ts'
 import { rpcCall } from '../support/rpc.ts'
 import { testAccount } from '../support/accounts.ts'
 
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
-before(async () => {
-  devnet = await startTestDevnet()
-})
-after(async () => devnet?.close())
+const devnet = useDevnet()
 
 /** One JSON-RPC call to the devnet; a JSON-RPC error throws (a failed evm_* call must not silently change the scenario). */
 /** JSON-RPC on the devnet; an error answer throws (a failed evm_revert fails the test). */

@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { startTestDevnet } from '../support/devnet.ts'
-import { postJson } from '../support/app.ts'
+import { useDevnet } from '../support/harness.ts'
+import { postJson } from '../support/fetch-json.ts'
 import { createAgent, portraitBase64 } from '../support/agent.ts'
 import { startServiceProcess } from '../support/service-process.ts'
 import { createTestDatabase } from '../support/postgres.ts'
@@ -14,14 +14,13 @@ import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis } from '../sup
 
 const skip = needsPostgresAndRedis
 
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+const devnet = useDevnet()
 let pg: Awaited<ReturnType<typeof createTestDatabase>>
 let dataDir: string
 let instances: Array<Awaited<ReturnType<typeof startServiceProcess>>> = []
 
 before(async () => {
   if (skip) return
-  devnet = await startTestDevnet()
   pg = await createTestDatabase()
   dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-fanout-'))
   const env = {
@@ -37,7 +36,6 @@ before(async () => {
 after(async () => {
   await Promise.all(instances.map((i) => i.stop()))
   await pg?.drop()
-  await devnet?.close()
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })
 

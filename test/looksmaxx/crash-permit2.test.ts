@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http'
-import { startTestDevnet } from '../support/devnet.ts'
-import { getJson, postJson } from '../support/app.ts'
+import { useDevnet } from '../support/harness.ts'
+import { getJson, postJson } from '../support/fetch-json.ts'
 import { createAgent, portraitBase64 } from '../support/agent.ts'
 import { startServiceProcess } from '../support/service-process.ts'
 import { stockPermit2Client } from '../support/x402-clients.ts'
@@ -17,18 +17,16 @@ import { openDb } from '../../src/store/db.ts'
  * the proxy's transfer), and ends with exactly one settlement and one NFT.
  */
 const E18 = 10n ** 18n
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+const devnet = useDevnet()
 let dataDir: string
 let image: string
 const env = () => ({ RPC_URL: devnet.url, DATA_DIR: dataDir, RETRY_BASE_MS: '100', WORKER_POLL_MS: '100', LEASE_MS: '1500' })
 
 before(async () => {
-  devnet = await startTestDevnet()
   dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-crash-permit2-'))
   image = await portraitBase64()
 })
 after(async () => {
-  await devnet?.close()
   await rm(dataDir, { recursive: true, force: true })
 })
 

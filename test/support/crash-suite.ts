@@ -3,8 +3,8 @@ import assert from 'node:assert/strict'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { startTestDevnet } from './devnet.ts'
-import { getJson, postJson } from './app.ts'
+import { useDevnet } from './harness.ts'
+import { getJson, postJson } from './fetch-json.ts'
 import { createAgent, portraitBase64 } from './agent.ts'
 import { startServiceProcess } from './service-process.ts'
 import { createTestDatabase } from './postgres.ts'
@@ -18,7 +18,7 @@ const E18 = 10n ** 18n
  * settle never called) the restarted worker settles; after it, it reads the chain.
  */
 export function crashSuite(database: 'pglite' | 'postgres') {
-  let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+  const devnet = useDevnet()
   let dataDir: string
   let pg: Awaited<ReturnType<typeof createTestDatabase>> | undefined
   let image: string
@@ -32,13 +32,11 @@ export function crashSuite(database: 'pglite' | 'postgres') {
   })
 
   before(async () => {
-    devnet = await startTestDevnet()
     dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-crash-'))
     pg = database === 'postgres' ? await createTestDatabase() : undefined
     image = await portraitBase64()
   })
   after(async () => {
-    await devnet?.close()
     await pg?.drop()
     await rm(dataDir, { recursive: true, force: true })
   })

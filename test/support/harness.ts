@@ -83,6 +83,18 @@ export async function testDevnet(): Promise<TestDevnet> {
 export { releaseDevnet }
 
 /**
+ * A devnet of its own, not the process's: only for a test about the chain's identity (a
+ * second boot, a fresh chain id). About a second of CPU to boot; `close()` it.
+ */
+export async function freshDevnet(): Promise<TestDevnet> {
+  const devnet = await startDevnet({ host: '127.0.0.1', port: 0 })
+  return Object.assign(Object.create(null), devnet, {
+    rpc: rpcClient(devnet.url),
+    reset: () => Promise.reject(new Error('a fresh devnet has no deployed-state snapshot')),
+  })
+}
+
+/**
  * The configuration of a service under test: 127.0.0.1 on a free port, quiet logs, rate limits
  * off (functional tests send far more writes per wallet than a person would; the limits have
  * their own tests, test/ops/abuse.test.ts, which set them), then `env` (DATA_DIR and RPC_URL at least).
