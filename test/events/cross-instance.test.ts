@@ -33,7 +33,8 @@ before(async () => {
   }
   instances = [await startServiceProcess(env), await startServiceProcess(env)]
 })
-after(async () => {
+// The instances stop before the devnet they read is released.
+devnet.atEnd(async () => {
   await Promise.all(instances.map((i) => i.stop()))
   await pg?.drop()
   if (dataDir) await rm(dataDir, { recursive: true, force: true })

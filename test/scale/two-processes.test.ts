@@ -24,7 +24,8 @@ before(async () => {
   // Both serve the API; both run a worker and an indexer (the indexers take turns).
   services = await Promise.all([startService(backends.env), startService(backends.env)])
 })
-after(async () => {
+// The services stop before the devnet they read is released.
+devnet.atEnd(async () => {
   await Promise.all(services.map((s) => s.stop()))
   await backends?.drop()
 })

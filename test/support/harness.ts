@@ -66,12 +66,19 @@ export type TestDevnet = Devnet & {
  * The process's devnet for this file: booted on first use, reverted to the deployed state
  * when a file before this one in the same process used it, closed after the last file.
  */
-export function useDevnet(): TestDevnet {
-  const fixture = {} as TestDevnet
+export function useDevnet(): TestDevnet & {
+  /** Runs `stop` after the file's tests and before the devnet is released: the services and processes that read it. */
+  atEnd(stop: () => Promise<unknown>): void
+} {
+  const stops: Array<() => Promise<unknown>> = []
+  const fixture = { atEnd: (stop: () => Promise<unknown>) => void stops.push(stop) } as TestDevnet & { atEnd(stop: () => Promise<unknown>): void }
   before(async () => {
     Object.assign(fixture, await testDevnet())
   })
-  after(releaseDevnet)
+  after(async () => {
+    for (const stop of stops.splice(0)) await stop()
+    await releaseDevnet()
+  })
   return fixture
 }
 
@@ -128,6 +135,11 @@ function sharedStylizer(config: { IMAGE_PROVIDER?: string }): ImageGenerator | u
   return { name, generate, async close() {} }
 }
 
+/** The process's one local stylizer, for a test that wraps it in a generator of its own (closing it is a no-op). */
+export function sharedImages(): ImageGenerator {
+  return sharedStylizer({})!
+}
+
 /** What createApp is handed besides the configuration: the shared stylizer and a pooled PGlite. */
 export function testAppOptions(config: { IMAGE_PROVIDER?: string; DATABASE_URL?: string }, images?: ImageGenerator, embedded: 'pooled' | 'thread' = 'pooled') {
   return { images: images ?? sharedStylizer(config), ...(config.DATABASE_URL || embedded === 'thread' ? {} : { db: pooledPglite() }) }
@@ -148,6 +160,8 @@ export type AppOptions = {
   database?: 'pglite' | 'postgres'
   env?: Record<string, string>
   images?: CreateAppOptions['images']
+  /** A pinner in place of the configured one (a local server speaking a provider's API). */
+  ipfs?: CreateAppOptions['ipfs']
   /** An RPC in front of the devnet (a proxy that counts or fails calls, started here if need be); the devnet's own by default. */
   rpcUrl?: (devnet: TestDevnet) => string | Promise<string>
   /**
@@ -168,7 +182,7 @@ export async function buildApp(devnet: TestDevnet, options: AppOptions = {}): Pr
   // DATABASE_URL in `env` is a store the test owns (several instances on one database).
   const backend = options.env?.DATABASE_URL ? { env: {}, drop: async () => {} } : await testBackend(options.database)
   const config = testConfig({ DATA_DIR: dataDir, RPC_URL: (await options.rpcUrl?.(devnet)) ?? devnet.url, ...backend.env, ...options.env })
-  const app = await createApp(config, testAppOptions(config, options.images, options.embeddedDatabase))
+  const app = await createApp(config, { ...testAppOptions(config, options.images, options.embeddedDatabase), ...(options.ipfs ? { ipfs: options.ipfs } : {}) })
   const url = await app.listen()
   async function request(method: string, urlPath: string, init: { body?: unknown; headers?: Record<string, string>; payload?: string | Buffer } = {}): Promise<InjectResponse> {
     const json = init.body !== undefined
