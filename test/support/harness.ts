@@ -46,12 +46,17 @@ async function releaseDevnet(): Promise<void> {
   await devnet.close()
 }
 
-/** Puts the chain back to its deployed state (every account, contract, block and clock). */
+/** Puts the chain back to its deployed state (every account, contract and block, plus one empty block at the wall clock). */
 async function resetChain(devnet: Devnet): Promise<void> {
   const rpc = rpcClient(devnet.url)
   if (deployed === undefined) throw new Error('no deployed-state snapshot to revert to')
   const reverted = await rpc<boolean>('evm_revert', [deployed])
   if (reverted !== true) throw new Error(`evm_revert(${deployed}) answered ${reverted}`)
+  // The engine's revert moves its clock ahead by the time since the snapshot (minutes, after a
+  // few files), so a payment valid from "now + 2 min" would already be valid on chain: one empty
+  // block at the wall clock puts the clock back where a fresh boot leaves it.
+  const latest = Number((await rpc<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false])).timestamp)
+  await rpc('evm_mine', [Math.max(Math.floor(Date.now() / 1000), latest + 1)])
   deployed = await rpc<string>('evm_snapshot')
 }
 
