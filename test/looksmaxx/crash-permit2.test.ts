@@ -46,7 +46,7 @@ for (const [point, agentIndex] of [['after_settlement', 8], ['before_settlement'
     await assert.rejects(postJson(`${crashing.url}/api/x402/looksmaxx`, body, headers), 'the process died mid-request')
     assert.equal(await crashing.exited, null, 'killed by a signal')
 
-    const restarted = await buildApp(devnet, { env: env(), embeddedDatabase: 'thread' })
+    const restarted = await buildApp(devnet, { env: env(), database: 'pglite', embeddedDatabase: 'thread' })
     let status: any
     let settlements: number
     try {

@@ -34,7 +34,7 @@ export function crashSuite(database: 'pglite' | 'postgres') {
     ...(pg ? { DATABASE_URL: pg.url } : {}),
   })
   /** The service started again on the killed one's store (its DATA_DIR database or PostgreSQL), as `npm start` opens it. */
-  const restartOn = () => buildApp(devnet, { env: env(), embeddedDatabase: 'thread' })
+  const restartOn = () => buildApp(devnet, { env: env(), database: 'pglite', embeddedDatabase: 'thread' })
 
   before(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-crash-'))
