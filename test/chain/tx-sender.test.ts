@@ -131,7 +131,7 @@ test('50 concurrent sends from two processes sharing PostgreSQL land with consec
 for (const database of ['pglite', 'postgres'] as const) {
   test(`a stored transaction whose nonce another transaction of the key used is marked dropped, and its waiter gets a typed error (${database})`, { skip: database === 'postgres' && needsPostgres }, async () => {
     const pg = database === 'postgres' ? await createTestDatabase() : undefined
-    const db: Db = await openDb(pg ? { url: pg.url } : {})
+    const db: Db = pg ? await openDb({ url: pg.url }) : await pooledPglite()
     const account = testAccount(database === 'pglite' ? 4 : 8).account
     const chain = chainOf()
     // A long stuck time: no replacement, so only the nonce decides.
