@@ -1,4 +1,4 @@
-import { test, before, after } from 'node:test'
+import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { encodeFunctionData } from 'viem'
 import { useDefiDevnet, E18, DAY, type DefiDevnet } from './defi-support.ts'

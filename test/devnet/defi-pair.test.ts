@@ -1,4 +1,4 @@
-import { test, before, after } from 'node:test'
+import { test, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { erc20Abi, getAddress, parseAbi, type Abi } from 'viem'
 import { useDefiDevnet, E18, type DefiDevnet } from './defi-support.ts'

@@ -1,4 +1,4 @@
-import { test, before, after, describe } from 'node:test'
+import { test, before, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { createWalletClient, encodeFunctionData, erc20Abi, getAddress, http, parseAbi } from 'viem'
 import { useApp, type TestApp, type TestDevnet } from '../support/harness.ts'

@@ -1,4 +1,4 @@
-import { test, before, after } from 'node:test'
+import { test, before } from 'node:test'
 import assert from 'node:assert/strict'
 import { sharedImages, useApp, type TestApp, type TestDevnet } from './harness.ts'
 import { getJson } from './fetch-json.ts'
