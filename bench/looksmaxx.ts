@@ -16,7 +16,7 @@ import { loadConfig } from '../src/config/load.ts'
 import { createApp } from '../src/app.ts'
 import { createViemChain } from '../src/chain/clients.ts'
 import { createAgent, portraitBase64 } from '../test/support/agent.ts'
-import { getJson, postJson } from '../test/support/app.ts'
+import { getJson, postJson } from '../test/support/fetch-json.ts'
 import { runDate, yesNo, type BenchResult } from './summary.ts'
 
 /** Issue 26: p50 of a paid submission, sequential, and NFTs minted per second with 20 in flight. */

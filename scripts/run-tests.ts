@@ -12,8 +12,10 @@
  * A file that must have a process to itself (it changes process-wide state, or measures the
  * process) says so with a line `// test: own process` and runs alone.
  *
- * Groups are balanced by each file's time in the previous run (.cache/test-times.json). The
- * output is one line per file; the failures are printed again in full at the end.
+ * Groups are balanced by each file's time in the previous run (.cache/test-times.json), else by
+ * the committed estimates of scripts/test/times.json (a clean clone, as CI runs, has no
+ * .cache: balanced blind, one process could get every slow file and run long after the others).
+ * The output is one line per file; the failures are printed again in full at the end.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -25,6 +27,8 @@ import { MARK } from './test/reporter.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const timesFile = path.join(root, '.cache', 'test-times.json')
+/** Per-file times of a full run, committed: `cp .cache/test-times.json scripts/test/times.json` after one. */
+const estimatesFile = path.join(root, 'scripts', 'test', 'times.json')
 const DEFAULT_MS = 8_000
 
 function find(dir: string): string[] {
@@ -46,8 +50,10 @@ if (files.length === 0) {
   process.exit(1)
 }
 
-const previous: Record<string, number> = existsSync(timesFile) ? JSON.parse(readFileSync(timesFile, 'utf8')) : {}
-const cost = (file: string) => previous[file] ?? DEFAULT_MS
+const readTimes = (file: string): Record<string, number> => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {})
+const previous = readTimes(timesFile)
+const estimates = readTimes(estimatesFile)
+const cost = (file: string) => previous[file] ?? estimates[file] ?? DEFAULT_MS
 const ownProcess = (file: string) => /^\/\/ test: own process/m.test(readFileSync(file, 'utf8'))
 
 /** Jobs of the pool: each own-process file alone, the rest dealt into groups of similar time. */

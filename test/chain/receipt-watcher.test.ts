@@ -1,7 +1,7 @@
-import { test, before, after } from 'node:test'
+import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { pino } from 'pino'
-import { startTestDevnet } from '../support/devnet.ts'
+import { useDevnet } from '../support/harness.ts'
 import { startRpcProxy } from '../support/rpc-proxy.ts'
 import { startNodeWithoutSyncSend } from './without-sync-send.ts'
 import { waitForSweeps } from '../support/sender-sweeps.ts'
@@ -10,11 +10,7 @@ import { createChain } from '../../src/chain/clients.ts'
 import { createTxSender } from '../../src/chain/sender/tx-sender.ts'
 import { testAccount } from '../support/accounts.ts'
 
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
-before(async () => {
-  devnet = await startTestDevnet()
-})
-after(async () => devnet?.close())
+const devnet = useDevnet()
 
 /** One JSON-RPC call to the devnet; a JSON-RPC error throws. */
 const rpc = async (method: string, params: unknown[] = []) => {

@@ -1,9 +1,9 @@
-import { test, before, after } from 'node:test'
+import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { pino } from 'pino'
-import { startTestDevnet } from '../support/devnet.ts'
+import { useDevnet } from '../support/harness.ts'
 import { createTestDatabase } from '../support/postgres.ts'
 import { TEST_DATABASE_URL, needsPostgres } from '../support/env.ts'
 import { openDb, type Db } from '../../src/store/db.ts'
@@ -14,11 +14,7 @@ import { waitForSweeps } from '../support/sender-sweeps.ts'
 import { rpcCall } from '../support/rpc.ts'
 import { testAccount } from '../support/accounts.ts'
 
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
-before(async () => {
-  devnet = await startTestDevnet()
-})
-after(async () => devnet?.close())
+const devnet = useDevnet()
 
 /** One JSON-RPC call to the devnet; a JSON-RPC error throws (a failed evm_* call must not silently change the scenario). */
 /** JSON-RPC on the devnet; an error answer throws (a failed evm_revert fails the test). */
@@ -135,7 +131,7 @@ test('50 concurrent sends from two processes sharing PostgreSQL land with consec
 for (const database of ['pglite', 'postgres'] as const) {
   test(`a stored transaction whose nonce another transaction of the key used is marked dropped, and its waiter gets a typed error (${database})`, { skip: database === 'postgres' && needsPostgres }, async () => {
     const pg = database === 'postgres' ? await createTestDatabase() : undefined
-    const db: Db = await openDb(pg ? { url: pg.url } : {})
+    const db: Db = pg ? await openDb({ url: pg.url }) : await pooledPglite()
     const account = testAccount(database === 'pglite' ? 4 : 8).account
     const chain = chainOf()
     // A long stuck time: no replacement, so only the nonce decides.

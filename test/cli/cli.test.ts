@@ -6,11 +6,11 @@ import { writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { createPublicClient, encodeFunctionData, http, parseAbi } from 'viem'
-import { useDevnetApp } from '../support/devnet-app.ts'
+import { useApp } from '../support/harness.ts'
 import { testAccount } from '../support/accounts.ts'
 import { connectWallet, WalletError } from '../../src/cli/wallet.ts'
 
-const fixture = useDevnetApp()
+const app = useApp()
 const bin = path.resolve('bin/burn-to-create.js')
 const portrait = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample1.jpg')
 const nftAbi = parseAbi(['function ownerOf(uint256) view returns (address)'])
@@ -19,7 +19,7 @@ const tokenAbi = parseAbi(['function balanceOf(address) view returns (uint256)',
 /** Runs the CLI as a user would (the package's bin), against the test service. */
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, '--url', fixture.app.url, ...args], { env: { ...process.env, CI: '1', ...env }, timeout: 240_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [bin, '--url', app.url, ...args], { env: { ...process.env, CI: '1', ...env }, timeout: 240_000 }, (error, stdout, stderr) => {
       // A kill (the timeout) has no exit code: say so rather than pass for an ordinary failure.
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
       resolve({ code, stdout, stderr: error && code === -1 ? `${stderr}\n[killed: ${error.signal ?? error.message}]` : stderr })
@@ -36,8 +36,8 @@ test('looksmaxx end to end: quote, swap, burn, transfer, pay, submit, status; th
   }
   const result = JSON.parse(run.stdout)
   assert.equal(result.success, true)
-  const client = createPublicClient({ transport: http(fixture.devnet.url) })
-  const nft = fixture.devnet.info.contracts.nft as `0x${string}`
+  const client = createPublicClient({ transport: http(app.devnet.url) })
+  const nft = app.devnet.info.contracts.nft as `0x${string}`
   assert.equal(await client.readContract({ address: nft, abi: nftAbi, functionName: 'ownerOf', args: [BigInt(result.tokenId)] }), owner)
   const metadata = await fetch(result.metadataUrl)
   assert.equal(metadata.status, 200)
@@ -47,7 +47,7 @@ test('looksmaxx end to end: quote, swap, burn, transfer, pay, submit, status; th
   const stake = await cli(['stake', '100', '--venue', 'mogger', '--account', '6', '--json'])
   assert.equal(stake.code, 0, `stderr: ${stake.stderr}`)
   assert.deepEqual(JSON.parse(stake.stdout).executionPlan.map((tx: { functionName: string }) => tx.functionName), ['approve', 'stake'])
-  const position = (await (await fetch(`${fixture.app.url}/api/defi/staking?address=${owner}`)).json()) as any
+  const position = (await (await fetch(`${app.url}/api/defi/staking?address=${owner}`)).json()) as any
   assert.equal(position.wallet.mogger.staked, (100n * 10n ** 18n).toString())
 
   // The same burns again: refused by the service (409), the code and the status link shown, and
@@ -56,7 +56,7 @@ test('looksmaxx end to end: quote, swap, burn, transfer, pay, submit, status; th
   const again = await cli(['looksmaxx', '--image', portrait, '--account', '6', '--burn-tx', result.burnTxHash, '--dev-tx', result.devTxHash, '--json'])
   assert.equal(again.code, 1)
   assert.match(again.stderr, /error BURN_ALREADY_USED \(HTTP 409\)/)
-  const statusUrl = `${fixture.app.url}/api/x402/looksmaxx/${result.burnTxHash}`
+  const statusUrl = `${app.url}/api/x402/looksmaxx/${result.burnTxHash}`
   assert.ok(again.stderr.includes(`status: ${statusUrl}`), again.stderr)
   assert.doesNotMatch(again.stderr, /retry/i)
   const refused = JSON.parse(again.stdout)
@@ -85,7 +85,7 @@ test('gasless-burn approves once, signs, and the service relays; the relay redee
   const bad = await cli(['looksmaxx', '--image', truncated, '--account', '4', '--burn-tx', txHash, '--dev-tx', txHash])
   assert.equal(bad.code, 1, bad.stderr)
   assert.match(bad.stderr, /error INVALID_IMAGE \(HTTP 400\)/)
-  assert.ok(bad.stderr.includes(`retry with: burn-to-create looksmaxx --image <file> --burn-tx ${txHash} --dev-tx ${txHash} --url ${fixture.app.url} --account 4`), bad.stderr)
+  assert.ok(bad.stderr.includes(`retry with: burn-to-create looksmaxx --image <file> --burn-tx ${txHash} --dev-tx ${txHash} --url ${app.url} --account 4`), bad.stderr)
 
   const redeem = await cli([...args.map((a) => (a === '<file>' ? portrait : a)), '--json'])
   assert.equal(redeem.code, 0, redeem.stderr)
@@ -116,7 +116,7 @@ test('price, plan, wallet and chat print what the API answers', async () => {
 test('mistakes get a clear message and a non-zero exit, and the key is never printed', async () => {
   const fake = path.join(os.tmpdir(), `cli-fake-${process.pid}.jpg`)
   await writeFile(fake, '# not an image\n')
-  const client = createPublicClient({ transport: http(fixture.devnet.url) })
+  const client = createPublicClient({ transport: http(app.devnet.url) })
   const account7 = testAccount(7).account.address
   const nonceBefore = await client.getTransactionCount({ address: account7 })
 
@@ -182,8 +182,8 @@ test('mistakes get a clear message and a non-zero exit, and the key is never pri
 
 test('a transfer reverted for want of tokens is explained, not left as an unrecognized custom error', async () => {
   const { account } = testAccount(7)
-  const wallet = connectWallet({ name: 'devnet', chainId: fixture.devnet.info.chainId, rpc: fixture.devnet.url }, account)
-  const token = fixture.devnet.info.contracts.token as `0x${string}`
+  const wallet = connectWallet({ name: 'devnet', chainId: app.devnet.info.chainId, rpc: app.devnet.url }, account)
+  const token = app.devnet.info.contracts.token as `0x${string}`
   const held = await wallet.publicClient.readContract({ address: token, abi: tokenAbi, functionName: 'balanceOf', args: [account.address] })
   const data = encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: ['0x000000000000000000000000000000000000dEaD', held + 1n] })
   await assert.rejects(wallet.send({ to: token, data, functionName: 'transfer' }), (error: unknown) => {

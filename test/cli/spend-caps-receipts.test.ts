@@ -6,18 +6,18 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { createPublicClient, http } from 'viem'
-import { useDevnetApp } from '../support/devnet-app.ts'
+import { useApp } from '../support/harness.ts'
 import { testAccount } from '../support/accounts.ts'
 import { DELIVERY_RECEIPT, X402_RECEIPT, verifyReceipts } from '../../src/cli/receipts.ts'
 
-const fixture = useDevnetApp()
+const app = useApp()
 const bin = path.resolve('bin/burn-to-create.js')
 const portrait = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample1.jpg')
 
 /** Runs the CLI as a user would, with a state file of its own. */
 function cli(args: string[], state: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, '--url', fixture.app.url, ...args], { env: { ...process.env, CI: '1', BURN_TO_CREATE_STATE: state }, timeout: 240_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [bin, '--url', app.url, ...args], { env: { ...process.env, CI: '1', BURN_TO_CREATE_STATE: state }, timeout: 240_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
       resolve({ code, stdout, stderr })
     })
@@ -29,7 +29,7 @@ async function stateFile() {
   return { file: path.join(dir, 'state.json'), remove: () => rm(dir, { recursive: true, force: true }) }
 }
 
-const nonceOf = (address: `0x${string}`) => createPublicClient({ transport: http(fixture.devnet.url) }).getTransactionCount({ address })
+const nonceOf = (address: `0x${string}`) => createPublicClient({ transport: http(app.devnet.url) }).getTransactionCount({ address })
 
 test('a looksmaxx over --max-eth or --max-usdm is refused before any transaction, saying which cap (exit 2)', async () => {
   const state = await stateFile()
@@ -87,7 +87,7 @@ test('a looksmaxx within the caps verifies and prints its receipts, counts what 
   assert.equal(again.code, 0, again.stderr)
   const shown = JSON.parse(again.stdout)
   assert.equal(shown.verified, true)
-  const { result } = (await fixture.app.get(`/api/x402/looksmaxx/${burnTxHash}`)).body
+  const { result } = (await app.get(`/api/x402/looksmaxx/${burnTxHash}`)).body
   assert.deepEqual(shown.receipts, result.receipts)
 
   // The CLI's check refuses changed receipts, another key, and receipts of another token.
@@ -103,14 +103,14 @@ test('a looksmaxx within the caps verifies and prints its receipts, counts what 
   const rated = await cli(['feedback', burnTxHash, '--account', '6', '--json'], state.file)
   assert.equal(rated.code, 0, rated.stderr)
   assert.equal(JSON.parse(rated.stdout).transactions.length, 1)
-  await fixture.app.ctx.indexer.sync()
-  const info = (await fixture.app.get('/api/agent/info')).body
+  await app.ctx.indexer.sync()
+  const info = (await app.get('/api/agent/info')).body
   assert.deepEqual(info.onChain.reputation, { score: 100, count: 1 })
   await state.remove()
 })
 
 test('the CLI pins the receipt types the service publishes', async () => {
-  const schema = (await fixture.app.get('/.well-known/receipts.json')).body
+  const schema = (await app.get('/.well-known/receipts.json')).body
   assert.deepEqual({ domain: schema.delivery.domain, primaryType: schema.delivery.primaryType, types: schema.delivery.types }, DELIVERY_RECEIPT)
   assert.deepEqual({ domain: schema.x402.receipt.domain, primaryType: schema.x402.receipt.primaryType, types: schema.x402.receipt.types }, X402_RECEIPT)
 })

@@ -1,8 +1,8 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { encodeFunctionData, erc20Abi, getAddress } from 'viem'
-import { startDefiDevnet, E18, DAY, type DefiDevnet } from '../devnet/defi-support.ts'
-import { startTestApp, type TestApp } from '../support/app.ts'
+import { defiDevnet, E18, DAY, type DefiDevnet } from '../devnet/defi-support.ts'
+import { useApp } from '../support/harness.ts'
 import { jesterStakingAbi } from '../../src/chain/abis/jester-staking.ts'
 import { circuitBreakerAbi } from '../../src/chain/abis/circuit-breaker.ts'
 import { rankingAbi } from '../../src/chain/abis/ranking.ts'
@@ -17,17 +17,12 @@ import { BURN_ADDRESS } from '../../src/chain/constants.ts'
  * the breaker pause last).
  */
 let d: DefiDevnet
-let app: TestApp
+const app = useApp({ env: { INDEXER_POLL_MS: '600000' } })
 /** (tx hash, kind) of every DeFi event the tests produced, for the activity feed. */
 const produced: { txHash: string; kind: string }[] = []
 
-before(async () => {
-  d = await startDefiDevnet()
-  app = await startTestApp({ rpcUrl: d.devnet.url, env: { INDEXER_POLL_MS: '600000' } })
-})
-after(async () => {
-  await app?.stop()
-  await d?.devnet.close()
+before(() => {
+  d = defiDevnet(app.devnet)
 })
 
 async function get(url: string) {

@@ -1,7 +1,7 @@
-import { test, before, after } from 'node:test'
+import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { encodeFunctionData } from 'viem'
-import { startDefiDevnet, E18, DAY, type DefiDevnet } from './defi-support.ts'
+import { useDefiDevnet, E18, DAY, type DefiDevnet } from './defi-support.ts'
 import { buildExecutePlan, buildProposePlan, buildQueuePlan, buildVetoPlan, buildVotePlan } from '../../src/chain/builders/build-governance-plans.ts'
 import { buildPairSwapPlan } from '../../src/chain/builders/build-pair-plans.ts'
 import { buildStakingPlan } from '../../src/chain/builders/build-staking-plan.ts'
@@ -15,11 +15,7 @@ import { jesterStakingAbi } from '../../src/chain/abis/jester-staking.ts'
 import { circuitBreakerAbi } from '../../src/chain/abis/circuit-breaker.ts'
 import { defiAccountAddresses, defiRoles } from '../../src/devnet/defi-accounts.ts'
 
-let d: DefiDevnet
-before(async () => {
-  d = await startDefiDevnet()
-})
-after(async () => d?.devnet.close())
+const d = useDefiDevnet()
 
 const proposer = defiRoles.proposer
 const contracts = () => d.devnet.info.contracts

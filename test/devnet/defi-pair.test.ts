@@ -1,17 +1,13 @@
-import { test, before, after } from 'node:test'
+import { test, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { erc20Abi, getAddress, parseAbi, type Abi } from 'viem'
-import { startDefiDevnet, E18, type DefiDevnet } from './defi-support.ts'
+import { useDefiDevnet, E18, type DefiDevnet } from './defi-support.ts'
 import { buildAddLiquidityPlan, buildPairSwapPlan, quotePairSwap } from '../../src/chain/builders/build-pair-plans.ts'
 import { readPair } from '../../src/chain/reads/read-pair.ts'
 import { createChain } from '../../src/chain/clients.ts'
 import { compileContracts } from '../../src/devnet/compile.ts'
 
-let d: DefiDevnet
-before(async () => {
-  d = await startDefiDevnet()
-})
-after(async () => d?.devnet.close())
+const d = useDefiDevnet()
 
 const trader = 6
 

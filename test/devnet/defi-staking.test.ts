@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { decodeEventLog, getAddress } from 'viem'
-import { startDefiDevnet, E18, DAY, type DefiDevnet } from './defi-support.ts'
+import { useDefiDevnet, E18, DAY, type DefiDevnet } from './defi-support.ts'
 import { buildStakingPlan, type StakingVenue } from '../../src/chain/builders/build-staking-plan.ts'
 import { buildAddLiquidityPlan } from '../../src/chain/builders/build-pair-plans.ts'
 import { readStaking } from '../../src/chain/reads/read-staking.ts'
@@ -12,11 +12,7 @@ import { jesterStakingAbi } from '../../src/chain/abis/jester-staking.ts'
 import { defiAccountAddresses, defiRoles } from '../../src/devnet/defi-accounts.ts'
 import { mnemonicToAccount } from 'viem/accounts'
 
-let d: DefiDevnet
-before(async () => {
-  d = await startDefiDevnet()
-})
-after(async () => d?.devnet.close())
+const d = useDefiDevnet()
 
 /** Agents 7, 8, 9 get 1, 10 and 25 NFTs in the test: the three boost tiers. */
 const tiers = [

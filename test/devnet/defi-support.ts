@@ -1,9 +1,10 @@
+import { before } from 'node:test'
 import assert from 'node:assert/strict'
 import {
   BaseError, createPublicClient, createWalletClient, decodeErrorResult, erc20Abi, http, parseAbi, type Hex,
 } from 'viem'
 import { type PrivateKeyAccount } from 'viem/accounts'
-import { startTestDevnet } from '../support/devnet.ts'
+import { useDevnet, type TestDevnet } from '../support/harness.ts'
 import { createChain, createViemChain, type Chain } from '../../src/chain/clients.ts'
 import type { PlanResult, PlanStep } from '../../src/chain/builders/plan.ts'
 import { testAccount } from '../support/accounts.ts'
@@ -12,11 +13,23 @@ export const E18 = 10n ** 18n
 export const DAY = 86_400
 
 /**
+ * The process's devnet (test/support/harness.ts) for a DeFi test file, with the helpers of
+ * `defiDevnet`, ready from the file's first `before`.
+ */
+export function useDefiDevnet(): DefiDevnet {
+  const devnet = useDevnet()
+  const fixture = {} as DefiDevnet
+  before(() => {
+    Object.assign(fixture, defiDevnet(devnet))
+  })
+  return fixture
+}
+
+/**
  * A devnet for the DeFi tests, with wallets that send builder plans step by step (signing
  * locally, as a user's wallet does), revert probes, and time travel.
  */
-export async function startDefiDevnet() {
-  const devnet = await startTestDevnet()
+export function defiDevnet(devnet: TestDevnet) {
   const viemChain = createViemChain(devnet.url, 'https://megaexplorer.xyz', devnet.info.contracts.multicall3)
   const client = createPublicClient({ chain: viemChain, transport: http(devnet.url) })
   const chain: Chain = createChain({
@@ -96,4 +109,4 @@ export async function startDefiDevnet() {
   return { devnet, client, chain, account, address, wallet, rpc, send, sendPlan, revertOf, balance, now, travel, snapshot, revert, mintNfts, fund }
 }
 
-export type DefiDevnet = Awaited<ReturnType<typeof startDefiDevnet>>
+export type DefiDevnet = ReturnType<typeof defiDevnet>

@@ -1,44 +1,35 @@
-import { test, before, after } from 'node:test'
+import { test, before } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { startTestDevnet } from '../support/devnet.ts'
-import { postJson } from '../support/app.ts'
+import { buildApp, useDevnet, type TestApp } from '../support/harness.ts'
 import { createAgent, portraitBase64 } from '../support/agent.ts'
-import { startServiceProcess } from '../support/service-process.ts'
 import { createTestDatabase } from '../support/postgres.ts'
 import { openStream } from '../support/sse.ts'
 import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis } from '../support/env.ts'
 
 const skip = needsPostgresAndRedis
 
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+const devnet = useDevnet()
 let pg: Awaited<ReturnType<typeof createTestDatabase>>
-let dataDir: string
-let instances: Array<Awaited<ReturnType<typeof startServiceProcess>>> = []
+// Two instances of the service, each with its own bus connection and stream clients (built in
+// this process: what crosses between them is Redis, not a process boundary).
+let instances: Array<TestApp & { stop(): Promise<void> }> = []
 
 before(async () => {
   if (skip) return
-  devnet = await startTestDevnet()
   pg = await createTestDatabase()
-  dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-fanout-'))
   const env = {
-    RPC_URL: devnet.url,
     DATABASE_URL: pg.url,
     REDIS_URL: TEST_REDIS_URL!,
     // A channel of its own, so suites sharing the Redis server do not hear each other.
     REDIS_PREFIX: `test-${randomBytes(4).toString('hex')}`,
-    DATA_DIR: dataDir,
   }
-  instances = [await startServiceProcess(env), await startServiceProcess(env)]
+  instances = [await buildApp(devnet, { env }), await buildApp(devnet, { env })]
 })
-after(async () => {
+// The instances stop before the devnet they read is released.
+devnet.atEnd(async () => {
   await Promise.all(instances.map((i) => i.stop()))
   await pg?.drop()
-  await devnet?.close()
-  if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })
 
 test('a burn finished by one instance reaches the stream clients of the other, through Redis', { skip }, async () => {
@@ -49,7 +40,7 @@ test('a burn finished by one instance reaches the stream clients of the other, t
   await agent.buyTokens('1')
   const { burnTxHash, devTxHash } = await agent.burn()
   const image = await portraitBase64()
-  const response = await postJson(`${a.url}/api/generate`, { burnTxHash, devTxHash, burnerAddress: agent.address, image, ...(await agent.signRedeem({ burnTxHash, devTxHash, image })) })
+  const response = await a.post(`/api/generate`, { burnTxHash, devTxHash, burnerAddress: agent.address, image, ...(await agent.signRedeem({ burnTxHash, devTxHash, image })) })
   assert.equal(response.status, 200, JSON.stringify(response.body))
   // The burn transfer itself is announced too (tokenId null); the portrait's event carries its token.
   const burn = await listener.waitFor((e) => e.event === 'burn' && e.data.txHash === burnTxHash && e.data.tokenId !== null)

@@ -1,17 +1,10 @@
-import { test, before, after } from 'node:test'
+import { test, before } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import sharp from 'sharp'
-import { startTestDevnet } from '../support/devnet.ts'
-import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
+import { buildApp, useDevnet, type TestApp } from '../support/harness.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
-import { testBackend } from '../support/postgres.ts'
 import { openStream } from '../support/sse.ts'
 import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis } from '../support/env.ts'
-import { loadConfig } from '../../src/config/load.ts'
-import { createApp, type App } from '../../src/app.ts'
 import { serveFacilitatorHttp } from '../../src/adapters/facilitator/serve-http.ts'
 import { createBuiltinFacilitator } from '../../src/adapters/facilitator/builtin.ts'
 import { createTxSender } from '../../src/chain/sender/tx-sender.ts'
@@ -33,14 +26,12 @@ const E18 = 10n ** 18n
 const API_KEY = 'fault-facilitator-key'
 const WAIT_SECONDS = 5
 
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
-let backend: Awaited<ReturnType<typeof testBackend>>
-let facilitatorApp: TestApp
+const devnet = useDevnet()
+let facilitatorApp: TestApp & { stop(): Promise<void> }
 let served: Awaited<ReturnType<typeof serveFacilitatorHttp>>
 let facilitatorSender: ReturnType<typeof createTxSender> | undefined
-let app: App
+let app: TestApp & { stop(): Promise<void> }
 let url: string
-let dataDir: string
 let image: string
 let requirements: any
 const up = {} as {
@@ -63,14 +54,13 @@ async function spring(name: keyof typeof traps) {
 
 before(async () => {
   if (skip) return
-  devnet = await startTestDevnet()
   image = await portraitBase64()
   up.rpc = await switchableHttp(async (_req, body, res) => {
     const answer = await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
     res.writeHead(answer.status, { 'content-type': 'application/json' }).end(Buffer.from(await answer.arrayBuffer()))
   })
   // The facilitator is a service of its own (the built-in one over the x402 HTTP API).
-  facilitatorApp = await startTestApp({ rpcUrl: devnet.url, database: 'pglite' })
+  facilitatorApp = await buildApp(devnet, { database: 'pglite' })
   facilitatorSender = createTxSender({ db: facilitatorApp.ctx.db, chain: facilitatorApp.ctx.chain, account: testAccount(2).account, log: facilitatorApp.ctx.log })
   served = await serveFacilitatorHttp(createBuiltinFacilitator({ chain: facilitatorApp.ctx.chain, sender: facilitatorSender }), { apiKey: API_KEY })
   up.facilitator = await switchableHttp(async (req, body, res) => {
@@ -106,40 +96,32 @@ before(async () => {
   const redis = new URL(TEST_REDIS_URL!)
   up.redis = await switchableTcp({ host: redis.hostname, port: Number(redis.port || 6379) })
 
-  backend = await testBackend('postgres')
-  dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-faults-'))
-  const config = loadConfig({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATA_DIR: dataDir,
-    RPC_URL: up.rpc.url(),
-    ...backend.env,
-    REDIS_URL: `redis://127.0.0.1:${up.redis.port}`,
-    FACILITATOR_URL: up.facilitator.url(),
-    FACILITATOR_API_KEY: API_KEY,
-    LOOKSMAXX_WAIT_SECONDS: String(WAIT_SECONDS),
-    RETRY_BASE_MS: '200',
-    RETRY_MAX_MS: '1000',
-    WORKER_POLL_MS: '100',
-  })
-  app = await createApp(config, {
+  app = await buildApp(devnet, {
+    database: 'postgres',
+    rpcUrl: () => up.rpc.url(),
+    env: {
+      REDIS_URL: `redis://127.0.0.1:${up.redis.port}`,
+      FACILITATOR_URL: up.facilitator.url(),
+      FACILITATOR_API_KEY: API_KEY,
+      LOOKSMAXX_WAIT_SECONDS: String(WAIT_SECONDS),
+      RETRY_BASE_MS: '200',
+      RETRY_MAX_MS: '1000',
+      WORKER_POLL_MS: '100',
+    },
     images: createImageGenerator({ kind: 'replicate', apiToken: 'r8_test', baseUrl: `${up.replicate.url()}/v1` }),
-      ipfs: createPinataPinner({ jwt: 'pinata-jwt', apiBaseUrl: up.pinata.url(), gatewayBaseUrl: 'https://gateway.example' }),
+    ipfs: createPinataPinner({ jwt: 'pinata-jwt', apiBaseUrl: up.pinata.url(), gatewayBaseUrl: 'https://gateway.example' }),
   })
-  url = await app.listen()
-  requirements = (await getJson(`${url}/api/x402/looksmaxx`)).body.accepts[0]
+  url = app.url
+  requirements = (await app.get(`/api/x402/looksmaxx`)).body.accepts[0]
 })
-after(async () => {
+// The services stop (every upstream back first) before the devnet they read is released.
+devnet.atEnd(async () => {
   for (const server of Object.values(up)) await server?.restore().catch(() => {})
-  await app?.close()
-  await backend?.drop()
+  await app?.stop()
   await served?.close()
   await facilitatorSender?.stop()
   await facilitatorApp?.stop()
   for (const server of Object.values(up)) await server?.down()
-  await devnet?.close()
-  if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })
 
 /** A payer with fresh burns and a signed body for them (built while every upstream is up). */
@@ -155,7 +137,7 @@ async function prepare(index: number) {
 async function waitForStatus(burnTxHash: string, status: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const answer = await getJson(`${url}/api/x402/looksmaxx/${burnTxHash}`)
+    const answer = await app.get(`/api/x402/looksmaxx/${burnTxHash}`)
     if (answer.body?.status === status) return answer.body
     if (Date.now() > deadline) throw new Error(`status stayed ${JSON.stringify(answer.body)}`)
     await new Promise((resolve) => setTimeout(resolve, 200))
@@ -173,7 +155,7 @@ async function assertPaidOnceMintedOnce(p: Awaited<ReturnType<typeof prepare>>) 
 /** Refused before anything was claimed: nothing charged, nothing stored, the same body works later. */
 async function assertNothingConsumed(p: Awaited<ReturnType<typeof prepare>>) {
   assert.equal(await p.agent.usdmBalance(), p.usdm, 'nothing charged')
-  assert.equal((await getJson(`${url}/api/x402/looksmaxx/${p.burns.burnTxHash}`)).status, 404, 'nothing claimed')
+  assert.equal((await app.get(`/api/x402/looksmaxx/${p.burns.burnTxHash}`)).status, 404, 'nothing claimed')
 }
 
 /** The documented answer of a POST whose work goes on: 502 UPSTREAM_FAILED with the status link. */
@@ -196,7 +178,7 @@ for (const fault of midway) {
   test(`${fault.name}: 502 with the status link, then minted once it is back`, { skip }, async () => {
     const p = await prepare(fault.agent)
     traps[fault.trap] = () => up[fault.upstream].down()
-    assertOwed(await postJson(`${url}/api/x402/looksmaxx`, p.body))
+    assertOwed(await app.post(`/api/x402/looksmaxx`, p.body))
     if (fault.upstream !== 'rpc') {
       // While the upstream is away the submission waits at 'settled', retried, and paid once.
       const owed = await waitForStatus(p.burns.burnTxHash, 'settled')
@@ -219,12 +201,12 @@ for (const fault of atArrival) {
   test(`${fault.name}: 502 UPSTREAM_FAILED, nothing consumed; the same request succeeds once it is back`, { skip }, async () => {
     const p = await prepare(fault.agent)
     await up[fault.upstream].down()
-    const response = await postJson(`${url}/api/x402/looksmaxx`, p.body)
+    const response = await app.post(`/api/x402/looksmaxx`, p.body)
     await up[fault.upstream].restore()
     assert.equal(response.status, 502, JSON.stringify(response.body))
     assert.equal(response.body.error.code, 'UPSTREAM_FAILED')
     await assertNothingConsumed(p)
-    const again = await postJson(`${url}/api/x402/looksmaxx`, p.body)
+    const again = await app.post(`/api/x402/looksmaxx`, p.body)
     assert.equal(again.status, 200, JSON.stringify(again.body))
     await assertPaidOnceMintedOnce(p)
   })
@@ -241,7 +223,7 @@ test(`the facilitator settles but does not answer: the POST still answers within
     await Promise.race([posted, new Promise((resolve) => setTimeout(resolve, 20_000))])
     held = false
   }
-  const response = await postJson(`${url}/api/x402/looksmaxx`, p.body)
+  const response = await app.post(`/api/x402/looksmaxx`, p.body)
   const stillHeld = held
   answered()
   assertOwed(response)
@@ -252,7 +234,7 @@ test(`the facilitator settles but does not answer: the POST still answers within
 test('the facilitator goes down after settling, before it answers: the outcome is read on chain, never settled twice', { skip }, async () => {
   const p = await prepare(5)
   traps.settle = () => up.facilitator.down()
-  const response = await postJson(`${url}/api/x402/looksmaxx`, p.body)
+  const response = await app.post(`/api/x402/looksmaxx`, p.body)
   assert.ok(response.status === 200 || response.status === 502, JSON.stringify(response.body))
   if (response.status === 502) assertOwed(response)
   await up.facilitator.restore()
@@ -267,7 +249,7 @@ test('Redis goes down in the middle: the portrait is minted; live events resume 
   traps.pin = () => up.redis.down()
   // Minting needs no Redis: the POST answers 200 as usual (it took 28 s, then 502, while every
   // publish waited for reconnection attempts).
-  const response = await postJson(`${url}/api/x402/looksmaxx`, p.body)
+  const response = await app.post(`/api/x402/looksmaxx`, p.body)
   assert.equal(response.status, 200, JSON.stringify(response.body))
   await up.redis.restore()
   await assertPaidOnceMintedOnce(p)
@@ -281,7 +263,7 @@ test('Redis goes down in the middle: the portrait is minted; live events resume 
   const live = await openStream(`${url}/api/events`)
   await live.waitFor((e) => e.event === 'stats')
   const next = await prepare(7)
-  const minted = await postJson(`${url}/api/x402/looksmaxx`, next.body)
+  const minted = await app.post(`/api/x402/looksmaxx`, next.body)
   assert.equal(minted.status, 200, JSON.stringify(minted.body))
   await live.waitFor((e) => e.event === 'burn' && String(e.data.tokenId) === String(minted.body.tokenId), 20_000)
   await live.close()

@@ -2,10 +2,10 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import { gunzipSync } from 'node:zlib'
-import { useDevnetApp } from '../support/devnet-app.ts'
+import { useApp } from '../support/harness.ts'
 import { acceptsGzip } from '../../src/http/compress.ts'
 
-const fixture = useDevnetApp()
+const app = useApp()
 
 /** A raw GET, so the test sees the bytes and headers as sent (fetch would decompress). */
 function rawGet(url: string, headers: Record<string, string> = {}) {
@@ -19,7 +19,7 @@ function rawGet(url: string, headers: Record<string, string> = {}) {
 }
 
 test('large JSON is sent gzipped to clients that accept it, and is the same document', async () => {
-  const url = `${fixture.app.url}/.well-known/openapi.json`
+  const url = `${app.url}/.well-known/openapi.json`
   const plain = await rawGet(url)
   assert.equal(plain.status, 200)
   assert.equal(plain.headers['content-encoding'], undefined, 'no encoding unless asked for')
@@ -46,11 +46,11 @@ test('large JSON is sent gzipped to clients that accept it, and is the same docu
 })
 
 test('small answers and errors are sent as they are', async () => {
-  const stats = await rawGet(`${fixture.app.url}/api/stats`, { 'accept-encoding': 'gzip' })
+  const stats = await rawGet(`${app.url}/api/stats`, { 'accept-encoding': 'gzip' })
   assert.equal(stats.status, 200)
   assert.equal(stats.headers['content-encoding'], undefined)
   assert.equal(JSON.parse(stats.body.toString()).totalBurns, 0)
-  const bad = await rawGet(`${fixture.app.url}/api/wallet?address=nope`, { 'accept-encoding': 'gzip' })
+  const bad = await rawGet(`${app.url}/api/wallet?address=nope`, { 'accept-encoding': 'gzip' })
   assert.equal(bad.status, 400)
   assert.equal(JSON.parse(bad.body.toString()).error.code, 'INVALID_ADDRESS')
 })

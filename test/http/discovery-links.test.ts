@@ -1,7 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { useDevnetApp } from '../support/devnet-app.ts'
-import { getJson } from '../support/app.ts'
+import { useApp } from '../support/harness.ts'
 import { operations } from '../../src/operations/index.ts'
 
 /**
@@ -9,7 +8,7 @@ import { operations } from '../../src/operations/index.ts'
  * on this origin, with something other than a 404. Documents are read as an agent reads them:
  * absolute URLs, relative paths, "METHOD /path" strings, Markdown links, HTML hrefs.
  */
-const fixture = useDevnetApp()
+const app = useApp()
 
 const DOCUMENTS = [
   '/api/agent',
@@ -30,7 +29,7 @@ type Call = { method: 'GET' | 'POST'; path: string; from: string }
 
 /** Sample values for placeholders (`<your wallet>`, `{tokenId}`) and required parameters. */
 function samples() {
-  const holder = fixture.devnet.info.accounts.demoHolder
+  const holder = app.devnet.info.accounts.demoHolder
   return {
     address: holder,
     txHash: `0x${'ab'.repeat(32)}`,
@@ -150,9 +149,9 @@ async function attempt(base: string, call: Call): Promise<{ status: number; text
 }
 
 test('every discovery document answers, and every link and path it names is served (no 404)', async (t) => {
-  const base = fixture.app.url
+  const base = app.url
   // A real CID for /ipfs/{cid}: pin something through the service's own pinner.
-  const { cid } = await fixture.app.ctx.pipeline.deps.ipfs.add(Buffer.from('discovery walk'), { name: 'walk.txt', mimeType: 'text/plain' })
+  const { cid } = await app.ctx.pipeline.deps.ipfs.add(Buffer.from('discovery walk'), { name: 'walk.txt', mimeType: 'text/plain' })
   const calls: Call[] = []
   for (const doc of DOCUMENTS) {
     const response = await fetch(`${base}${doc}`)
@@ -179,8 +178,8 @@ test('every discovery document answers, and every link and path it names is serv
 })
 
 test('the MCP endpoint every document names answers an initialize', async () => {
-  const { body: index } = await getJson(`${fixture.app.url}/api/agent`)
-  const { body: manifest } = await getJson(`${fixture.app.url}/.well-known/mcp.json`)
+  const { body: index } = await app.get(`/api/agent`)
+  const { body: manifest } = await app.get(`/.well-known/mcp.json`)
   assert.equal(index.mcp.url, manifest.transport.url)
   const response = await fetch(index.mcp.url, {
     method: 'POST',
@@ -198,9 +197,9 @@ test('the MCP endpoint every document names answers an initialize', async () => 
 })
 
 test('every path of the OpenAPI document, with example parameters, answers without a 404 or a server error', async (t) => {
-  const base = fixture.app.url
-  const { body: openapi } = await getJson(`${base}/.well-known/openapi.json`)
-  const { cid } = await fixture.app.ctx.pipeline.deps.ipfs.add(Buffer.from('openapi walk'), { name: 'walk.txt', mimeType: 'text/plain' })
+  const base = app.url
+  const { body: openapi } = await app.get(`/.well-known/openapi.json`)
+  const { cid } = await app.ctx.pipeline.deps.ipfs.add(Buffer.from('openapi walk'), { name: 'walk.txt', mimeType: 'text/plain' })
   const failures: string[] = []
   for (const [template, methods] of Object.entries(openapi.paths as Record<string, Record<string, { parameters?: Array<{ name: string; in: string; required: boolean; schema: ParamSchema }> }>>)) {
     for (const [method, op] of Object.entries(methods)) {
@@ -230,7 +229,7 @@ test('every path of the OpenAPI document, with example parameters, answers witho
 })
 
 test('the agent index fills every endpoint group and every contract address, and links real legal pages', async () => {
-  const { body: index } = await getJson(`${fixture.app.url}/api/agent`)
+  const { body: index } = await app.get(`/api/agent`)
   for (const [group, entries] of Object.entries(index.endpoints as Record<string, Record<string, string>>)) {
     assert.ok(Object.keys(entries).length > 0, `endpoint group ${group} is not empty`)
   }
@@ -239,8 +238,8 @@ test('the agent index fills every endpoint group and every contract address, and
   for (const [name, address] of Object.entries(index.contracts as Record<string, string | null>)) {
     assert.match(address ?? '', /^0x[0-9a-fA-F]{40}$/, `contract ${name} has an address`)
   }
-  assert.equal(index.legal.terms, `${fixture.app.url}/terms`)
-  assert.equal(index.legal.privacy, `${fixture.app.url}/privacy`)
+  assert.equal(index.legal.terms, `${app.url}/terms`)
+  assert.equal(index.legal.privacy, `${app.url}/privacy`)
   for (const url of [index.legal.terms, index.legal.privacy]) {
     const response = await fetch(url)
     assert.equal(response.status, 200)
@@ -257,8 +256,8 @@ test('the agent index fills every endpoint group and every contract address, and
 })
 
 test('the agent card carries the x402 scheme details of the looksmaxx payment', async () => {
-  const { body: card } = await getJson(`${fixture.app.url}/.well-known/agent.json`)
-  const { body: requirements } = await getJson(`${fixture.app.url}/api/x402/looksmaxx`)
+  const { body: card } = await app.get(`/.well-known/agent.json`)
+  const { body: requirements } = await app.get(`/api/x402/looksmaxx`)
   const accepted = requirements.accepts[0]
   assert.equal(card.x402.scheme, accepted.scheme)
   assert.equal(card.x402.network, accepted.network)
@@ -266,7 +265,7 @@ test('the agent card carries the x402 scheme details of the looksmaxx payment', 
   assert.equal(card.x402.payTo, accepted.payTo)
   assert.equal(card.x402.maxAmountRequired, accepted.maxAmountRequired)
   assert.deepEqual(card.x402.assetDomain, accepted.extra)
-  assert.equal(card.legal.terms, `${fixture.app.url}/terms`)
-  const { body: plugin } = await getJson(`${fixture.app.url}/.well-known/ai-plugin.json`)
-  assert.equal(plugin.legal_info_url, `${fixture.app.url}/terms`)
+  assert.equal(card.legal.terms, `${app.url}/terms`)
+  const { body: plugin } = await app.get(`/.well-known/ai-plugin.json`)
+  assert.equal(plugin.legal_info_url, `${app.url}/terms`)
 })

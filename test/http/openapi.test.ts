@@ -1,17 +1,16 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Validator } from '@seriousme/openapi-schema-validator'
-import { useDevnetApp } from '../support/devnet-app.ts'
-import { getJson } from '../support/app.ts'
+import { useApp } from '../support/harness.ts'
 import { operations } from '../../src/operations/index.ts'
 import { buildOpenApi } from '../../src/operations/runtime/openapi.ts'
 import { isRateLimited } from '../../src/operations/runtime/limits.ts'
 import { loadConfig } from '../../src/config/load.ts'
 
-const fixture = useDevnetApp()
+const app = useApp()
 
 test('the OpenAPI document validates as OpenAPI 3.1', async () => {
-  const { status, body } = await getJson(`${fixture.app.url}/.well-known/openapi.json`)
+  const { status, body } = await app.get(`/.well-known/openapi.json`)
   assert.equal(status, 200)
   assert.equal(body.openapi, '3.1.0')
   assert.equal(body.info.version, '1.0.0')
@@ -36,17 +35,17 @@ test('the refusals made before a handler are documented where they happen: 429 b
   }
   assert.ok(!statuses('/api/wallet', 'get').includes('415'))
   // The served document follows the configuration: this test app runs with the limits off.
-  const served = (await getJson(`${fixture.app.url}/.well-known/openapi.json`)).body
+  const served = (await app.get(`/.well-known/openapi.json`)).body
   assert.ok(!Object.keys(served.paths['/api/agent/register'].post.responses).includes('429'))
   assert.ok(Object.keys(served.paths['/api/agent/register'].post.responses).includes('415'))
   // What is documented happens: a body that is not JSON.
-  const refused = await fetch(`${fixture.app.url}/api/agent/register`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' })
+  const refused = await fetch(`${app.url}/api/agent/register`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' })
   assert.equal(refused.status, 415)
   assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'UNSUPPORTED_MEDIA_TYPE')
 })
 
 test('its paths and methods are exactly the registry routes plus the MCP transport', async () => {
-  const { body } = await getJson(`${fixture.app.url}/.well-known/openapi.json`)
+  const { body } = await app.get(`/.well-known/openapi.json`)
   const documented = Object.entries(body.paths as Record<string, Record<string, { operationId: string }>>)
     .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`))
     .sort()
@@ -72,7 +71,7 @@ test('the MCP endpoint is documented: JSON-RPC 2.0 over POST, protocol and sessi
   // Expectations from the spec ("MCP server at /api/mcp (32 tools)") and the MCP Streamable
   // HTTP transport: a server without a server-to-client stream answers GET with 405, and a
   // stateless one (no sessions) DELETE too.
-  const { body } = await getJson(`${fixture.app.url}/.well-known/openapi.json`)
+  const { body } = await app.get(`/.well-known/openapi.json`)
   const item = body.paths['/api/mcp']
   assert.ok(item?.post, 'POST /api/mcp is documented')
   assert.match(item.post.summary, /\b32 tools\b/)
@@ -88,15 +87,15 @@ test('the MCP endpoint is documented: JSON-RPC 2.0 over POST, protocol and sessi
   assert.deepEqual(error.properties.error.required, ['code', 'message'], 'errors are JSON-RPC error objects')
   for (const method of ['get', 'delete']) assert.ok(item[method]?.responses?.['405'], `${method.toUpperCase()} /api/mcp documents 405`)
   // The server answers as documented.
-  const get = await fetch(`${fixture.app.url}/api/mcp`, { headers: { accept: 'text/event-stream' } })
+  const get = await fetch(`${app.url}/api/mcp`, { headers: { accept: 'text/event-stream' } })
   assert.equal(get.status, 405)
   assert.equal(((await get.json()) as { jsonrpc?: string }).jsonrpc, '2.0')
-  const notJson = await fetch(`${fixture.app.url}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{}' })
+  const notJson = await fetch(`${app.url}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{}' })
   assert.ok(item.post.responses[String(notJson.status)], `POST /api/mcp answered ${notJson.status}, which is documented`)
 })
 
 test('x402 v1 and v2 headers of the paid looksmaxx are documented (v1 X-PAYMENT / X-PAYMENT-RESPONSE, v2 PAYMENT-SIGNATURE / PAYMENT-REQUIRED / PAYMENT-RESPONSE)', async () => {
-  const { body } = await getJson(`${fixture.app.url}/.well-known/openapi.json`)
+  const { body } = await app.get(`/.well-known/openapi.json`)
   const post = body.paths['/api/x402/looksmaxx'].post
   const requestHeaders = Object.fromEntries(
     (post.parameters ?? []).filter((p: { in: string }) => p.in === 'header').map((p: { name: string }) => [p.name.toUpperCase(), p]),
@@ -146,7 +145,7 @@ test('every route of the registry answers at its documented path, without a serv
       return encodeURIComponent(samples[name]!)
     })
     const controller = new AbortController()
-    const response = await fetch(`${fixture.app.url}${path}`, {
+    const response = await fetch(`${app.url}${path}`, {
       method: op.method,
       signal: controller.signal,
       ...(op.method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}),

@@ -1,8 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createPublicClient, createWalletClient, encodeFunctionData, erc20Abi, http, parseAbi } from 'viem'
-import { useDevnetApp } from '../support/devnet-app.ts'
-import { getJson } from '../support/app.ts'
+import { useApp } from '../support/harness.ts'
 import { createViemChain } from '../../src/chain/clients.ts'
 import { testAccount } from '../support/accounts.ts'
 
@@ -10,11 +9,11 @@ const routerAbi = parseAbi([
   'function exactInputSingle((address tokenIn, address tokenOut, uint24 fee, address recipient, uint256 amountIn, uint256 amountOutMinimum, uint160 sqrtPriceLimitX96) params) payable returns (uint256 amountOut)',
 ])
 
-const fixture = useDevnetApp()
+const app = useApp()
 
 /** An agent that discovers everything from the API, as a script outside the service would. */
 async function agentClients(index: number) {
-  const info = (await getJson(`${fixture.app.url}/api/bridge`)).body
+  const info = (await app.get(`/api/bridge`)).body
   const chain = createViemChain(info.chain.rpc, 'https://megaexplorer.xyz', '0xcA11bde05977b3631167028862bE2a173976CA11')
   const account = testAccount(index).account
   return {
@@ -27,7 +26,7 @@ async function agentClients(index: number) {
 
 test('the quoted exactInputSingle, sent as is with the caller as recipient, buys tokens', async () => {
   const { account, publicClient, wallet, token } = await agentClients(5)
-  const { status, body } = await getJson(`${fixture.app.url}/api/x402/quote?ethAmount=0.5`)
+  const { status, body } = await app.get(`/api/x402/quote?ethAmount=0.5`)
   assert.equal(status, 200)
   const params = body.swap.params
   const data = encodeFunctionData({
@@ -55,7 +54,7 @@ test('the quoted exactInputSingle, sent as is with the caller as recipient, buys
 
 test('with ?recipient the returned calldata can be sent untouched', async () => {
   const { account, publicClient, wallet, token } = await agentClients(6)
-  const { body } = await getJson(`${fixture.app.url}/api/x402/quote?ethAmount=1&recipient=${account.address}`)
+  const { body } = await app.get(`/api/x402/quote?ethAmount=1&recipient=${account.address}`)
   assert.equal(body.swap.params.recipient, account.address)
   const hash = await wallet.sendTransaction({ to: body.swap.router, data: body.swap.data, value: BigInt(body.swap.value) })
   assert.equal((await publicClient.waitForTransactionReceipt({ hash })).status, 'success')

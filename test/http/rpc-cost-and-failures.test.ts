@@ -1,27 +1,22 @@
 import { test, before, after, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { startTestDevnet } from '../support/devnet.ts'
-import { startTestApp, getJson, type TestApp } from '../support/app.ts'
+import { useApp, type TestDevnet } from '../support/harness.ts'
 import { startRpcProxy } from '../support/rpc-proxy.ts'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+let devnet: TestDevnet
 let proxy: Awaited<ReturnType<typeof startRpcProxy>>
-let app: TestApp
+const app = useApp({ rpcUrl: async (devnet) => (proxy = await startRpcProxy(devnet.url)).url })
 
 before(async () => {
-  devnet = await startTestDevnet()
-  proxy = await startRpcProxy(devnet.url)
-  app = await startTestApp({ rpcUrl: proxy.url })
+  devnet = app.devnet
   // The indexer polls the chain in the background; these tests count the requests of reads.
   await app.ctx.indexer.stop()
 })
 after(async () => {
-  await app?.stop()
   await proxy?.close()
-  await devnet?.close()
 })
 
 describe('each read costs at most one RPC round trip', () => {
@@ -32,12 +27,12 @@ describe('each read costs at most one RPC round trip', () => {
       const path = reads()[index]!
       app.ctx.cache.clear()
       const before = proxy.requests()
-      const { status } = await getJson(`${app.url}${path}`)
+      const { status } = await app.get(path)
       assert.equal(status, 200, path)
       const cost = proxy.requests() - before
       assert.ok(cost <= 1, `${path} cost ${cost} RPC requests`)
       const again = proxy.requests()
-      await getJson(`${app.url}${path}`)
+      await app.get(path)
       assert.equal(proxy.requests() - again, 0, `${path} is served from the cache the second time`)
     })
   }
@@ -49,7 +44,7 @@ describe('when the RPC fails', () => {
     proxy.setMode('fail')
     try {
       for (const path of ['/api/price', '/api/stats', `/api/wallet?address=${devnet.info.accounts.demoHolder}`, '/api/x402/quote?ethAmount=1']) {
-        const { status, body, headers } = await getJson(`${app.url}${path}`)
+        const { status, body, headers } = await app.get(path)
         assert.equal(status, 502, path)
         assert.equal(body.error.code, 'UPSTREAM_FAILED', path)
         // Every 5xx names its request, as the X-Request-Id header and the error log line do.
@@ -74,10 +69,10 @@ describe('when the DEX cannot quote', () => {
       fundWallet: devnet.info.accounts.fundWallet,
       facilitator: devnet.info.accounts.facilitator,
     }))
-    const broken = await startTestApp({ rpcUrl: devnet.url, env: { CONTRACTS_FILE: file, MINTER_PRIVATE_KEY: `0x${'11'.repeat(32)}`, RELAYER_PRIVATE_KEY: `0x${'12'.repeat(32)}`, FACILITATOR_PRIVATE_KEY: `0x${'13'.repeat(32)}` } })
+    const broken = await app.another({ env: { CONTRACTS_FILE: file, MINTER_PRIVATE_KEY: `0x${'11'.repeat(32)}`, RELAYER_PRIVATE_KEY: `0x${'12'.repeat(32)}`, FACILITATOR_PRIVATE_KEY: `0x${'13'.repeat(32)}` } })
     try {
       for (const route of ['/api/x402/quote?ethAmount=1', '/api/price']) {
-        const { status, body } = await getJson(`${broken.url}${route}`)
+        const { status, body } = await broken.get(route)
         assert.equal(status, 502, route)
         assert.equal(body.error.code, 'DEX_QUOTE_FAILED', route)
         assert.match(body.error.details?.requestId ?? '', /^[0-9a-f-]{36}$/, `${route} carries details.requestId`)
@@ -106,14 +101,13 @@ describe('every 5xx names its request', () => {
       handler: async () => respond(502, { error: { code: 'UPSTREAM_FAILED', message: 'Still working.', details: { statusUrl: '/x' } } }),
     })
     const server = createHttpServer(app.ctx, [op] as never, { serving: app.ctx.serving })
-    await server.listen({ host: '127.0.0.1', port: 0 })
     try {
-      const { port } = server.server.address() as { port: number }
-      const { status, body, headers } = await getJson(`http://127.0.0.1:${port}/test/answer-502`)
-      assert.equal(status, 502)
+      const response = await server.inject({ method: 'GET', url: '/test/answer-502' })
+      const body = response.json()
+      assert.equal(response.statusCode, 502)
       assert.equal(body.error.code, 'UPSTREAM_FAILED')
       assert.equal(body.error.details.statusUrl, '/x', 'the handler details are kept')
-      assert.equal(body.error.details.requestId, headers.get('x-request-id'))
+      assert.equal(body.error.details.requestId, response.headers['x-request-id'])
     } finally {
       await server.close()
     }

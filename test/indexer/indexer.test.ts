@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { createWalletClient, erc20Abi, http, parseAbi } from 'viem'
 import { pino } from 'pino'
-import { startTestDevnet } from '../support/devnet.ts'
+import { useDevnet } from '../support/harness.ts'
 import type { Db } from '../../src/store/db.ts'
 import { testBackend } from '../support/postgres.ts'
 import { TEST_DATABASE_URL, needsPostgres } from '../support/env.ts'
@@ -17,19 +17,17 @@ import { testAccount } from '../support/accounts.ts'
 
 const E18 = 10n ** 18n
 const DEAD = '0x000000000000000000000000000000000000dEaD'
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+const devnet = useDevnet()
 let db: Db
 let backend: Awaited<ReturnType<typeof testBackend>>
 
 before(async () => {
-  devnet = await startTestDevnet()
   backend = await testBackend()
   db = await backend.openDb()
 })
 after(async () => {
   await db?.close()
   await backend?.drop()
-  await devnet?.close()
 })
 
 /** JSON-RPC on the devnet; an error answer throws (a failed evm_revert fails the test). */

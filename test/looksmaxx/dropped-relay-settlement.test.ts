@@ -1,8 +1,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { pino } from 'pino'
-import { startTestDevnet } from '../support/devnet.ts'
-import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
+import { useApp, type TestDevnet } from '../support/harness.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { takeFirstNonce } from '../support/take-nonce.ts'
 import { createTxSender, type TxSender } from '../../src/chain/sender/tx-sender.ts'
@@ -18,21 +17,18 @@ import { testAccount } from '../support/accounts.ts'
  * the authorization is still unused on chain, nobody is charged, and the claim is released
  * once the authorization expires.
  */
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
-let app: TestApp
+let devnet: TestDevnet
+const app = useApp({ env: { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50', LOOKSMAXX_WAIT_SECONDS: '3' } })
 const E18 = 10n ** 18n
 
 /** JSON-RPC on the devnet; an error answer throws (a failed evm_revert fails the test). */
 const rpc = (method: string, params: unknown[] = []) => rpcCall(devnet.url, method, params)
 
 before(async () => {
-  devnet = await startTestDevnet()
-  app = await startTestApp({ rpcUrl: devnet.url, env: { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50', LOOKSMAXX_WAIT_SECONDS: '3' } })
+  devnet = app.devnet
 })
 after(async () => {
   await rpc('evm_setAutomine', [true]).catch(() => {})
-  await app?.stop()
-  await devnet?.close()
 })
 
 const loseFirstNonce = (sender: TxSender, addressIndex: number, match: (key: string) => boolean) =>
@@ -48,14 +44,14 @@ test('a dropped gasless relay answers 500 RELAY_FAILED, burns nothing, and the b
   const taken = loseFirstNonce(app.ctx.economy.relayer, 1, (key) => key.startsWith('gasless:'))
   const agent = await createAgent(app.url, devnet.url, 7)
   await agent.buyTokens('1')
-  let prepared = (await getJson(`${app.url}/api/gasless/burn?address=${agent.address}`)).body
+  let prepared = (await app.get(`/api/gasless/burn?address=${agent.address}`)).body
   await agent.send({ to: prepared.approval.transaction.to, data: prepared.approval.transaction.data })
-  prepared = (await getJson(`${app.url}/api/gasless/burn?address=${agent.address}`)).body
+  prepared = (await app.get(`/api/gasless/burn?address=${agent.address}`)).body
   assert.equal(prepared.ready, true)
   const balance = await agent.coinBalance()
 
   const body = await signBurn(agent, prepared.signTypedData, Number(prepared.signTypedData.message.deadline))
-  const failed = await postJson(`${app.url}/api/gasless/burn`, body)
+  const failed = await app.post(`/api/gasless/burn`, body)
   assert.equal(failed.status, 500, JSON.stringify(failed.body))
   assert.equal(failed.body.error.code, 'RELAY_FAILED')
   assert.equal(taken.length, 1)
@@ -63,14 +59,14 @@ test('a dropped gasless relay answers 500 RELAY_FAILED, burns nothing, and the b
   assert.equal(await agent.coinBalance(), balance, 'nothing burned')
 
   // The same message again is the same (failed) relay, never a second transaction.
-  const again = await postJson(`${app.url}/api/gasless/burn`, body)
+  const again = await app.post(`/api/gasless/burn`, body)
   assert.equal(again.status, 500)
   assert.equal(again.body.error.code, 'RELAY_FAILED')
 
   // The relayer nonce of the burner is still unused: a new signature (a new deadline) relays.
-  const fresh = (await getJson(`${app.url}/api/gasless/burn?address=${agent.address}`)).body
+  const fresh = (await app.get(`/api/gasless/burn?address=${agent.address}`)).body
   assert.equal(fresh.signTypedData.message.nonce, prepared.signTypedData.message.nonce, 'the burner nonce was not used')
-  const relayed = await postJson(`${app.url}/api/gasless/burn`, await signBurn(agent, fresh.signTypedData, body.deadline + 60))
+  const relayed = await app.post(`/api/gasless/burn`, await signBurn(agent, fresh.signTypedData, body.deadline + 60))
   assert.equal(relayed.status, 200, JSON.stringify(relayed.body))
   assert.equal(balance - (await agent.coinBalance()), 225_000n * E18)
 })
@@ -92,10 +88,10 @@ test('a dropped settlement is not a settlement: the authorization stays unused, 
     const agent = await createAgent(app.url, devnet.url, 8)
     await agent.buyTokens('1')
     const { burnTxHash, devTxHash } = await agent.burn()
-    const requirements = (await getJson(`${app.url}/api/x402/looksmaxx`)).body.accepts[0]
+    const requirements = (await app.get(`/api/x402/looksmaxx`)).body.accepts[0]
     const usdm = await agent.usdmBalance()
     const paymentPayload = await agent.signPayment(requirements)
-    const response = await postJson(`${app.url}/api/x402/looksmaxx`, {
+    const response = await app.post(`/api/x402/looksmaxx`, {
       burnTxHash, devTxHash, burnerAddress: agent.address, image: await portraitBase64(), paymentPayload,
     })
     // Not settled within the wait: the POST answers 502 with the status link, status settling.

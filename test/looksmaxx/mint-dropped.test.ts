@@ -1,7 +1,6 @@
-import { test, before, after } from 'node:test'
+import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { startTestDevnet } from '../support/devnet.ts'
-import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
+import { buildApp, useDevnet, type TestApp } from '../support/harness.ts'
 import { createAgent, portraitBase64 } from '../support/agent.ts'
 import { takeFirstNonce } from '../support/take-nonce.ts'
 import { waitForSweeps } from '../support/sender-sweeps.ts'
@@ -15,13 +14,16 @@ import { rpcCall } from '../support/rpc.ts'
  * never be mined. The sender marks it dropped, and the mint step mints again under the next
  * attempt key: the paid submission still ends in exactly one NFT.
  */
+const devnet = useDevnet()
+
 for (const database of ['pglite', 'postgres'] as const) {
   test(`a mint whose nonce another transaction of the minter key used is minted again: exactly one NFT (${database})`, { skip: database === 'postgres' && needsPostgres }, async () => {
-    const devnet = await startTestDevnet()
-    let app: TestApp | undefined
+    // Each backend's run starts from the deployed chain (the other's service is stopped).
+    await devnet.reset()
+    let app: (TestApp & { stop(): Promise<void> }) | undefined
     const rpc = (method: string, params: unknown[] = []) => rpcCall(devnet.url, method, params)
     try {
-      app = await startTestApp({ rpcUrl: devnet.url, database, env: { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50' } })
+      app = await buildApp(devnet, { database, env: { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50' } })
       const minter: TxSender = app.ctx.pipeline.deps.minter
       const db = app.ctx.pipeline.deps.db
       // The first mint: stored and broadcast, then its nonce is taken by a plain transfer of
@@ -32,8 +34,8 @@ for (const database of ['pglite', 'postgres'] as const) {
       const image = await portraitBase64()
       await agent.buyTokens('1')
       const { burnTxHash, devTxHash } = await agent.burn()
-      const [requirements] = (await getJson(`${app.url}/api/x402/looksmaxx`)).body.accepts
-      const { status, body } = await postJson(`${app.url}/api/x402/looksmaxx`, {
+      const [requirements] = (await app.get(`/api/x402/looksmaxx`)).body.accepts
+      const { status, body } = await app.post(`/api/x402/looksmaxx`, {
         burnTxHash, devTxHash, burnerAddress: agent.address, image, imageType: 'image/jpeg', paymentPayload: await agent.signPayment(requirements),
       })
       assert.equal(status, 200, JSON.stringify(body))
@@ -45,7 +47,7 @@ for (const database of ['pglite', 'postgres'] as const) {
       assert.deepEqual(mints.map((m) => [m.idempotency_key, m.status]), [[taken[0]!.key, 'dropped'], [`${taken[0]!.key}#2`, 'mined']])
       assert.equal(await agent.nftBalance(), 1n, 'exactly one NFT')
       assert.equal(await agent.ownerOf(BigInt(body.tokenId)), agent.address)
-      const view = await getJson(`${app.url}/api/x402/looksmaxx/${devTxHash}`)
+      const view = await app.get(`/api/x402/looksmaxx/${devTxHash}`)
       assert.equal(view.body.status, 'minted')
       assert.equal(view.body.result.tokenId, body.tokenId)
 
@@ -57,7 +59,6 @@ for (const database of ['pglite', 'postgres'] as const) {
     } finally {
       await rpc('evm_setAutomine', [true]).catch(() => {})
       await app?.stop()
-      await devnet.close()
     }
   })
 }

@@ -7,11 +7,11 @@ import { encodeFunctionData, erc20Abi, maxUint256, parseAbi } from 'viem'
 import { x402Client, wrapFetchWithPayment, decodePaymentResponseHeader } from '@x402/fetch'
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http'
 import { registerExactEvmScheme } from '@x402/evm/exact/client'
-import { useDevnetApp } from '../support/devnet-app.ts'
+import { useApp } from '../support/harness.ts'
 import { stockPermit2Client } from '../support/x402-clients.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 
-const fixture = useDevnetApp()
+const app = useApp()
 const here = path.dirname(fileURLToPath(import.meta.url))
 const E18 = 10n ** 18n
 const PERMIT2 = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
@@ -19,7 +19,7 @@ const PROXY = '0x402085c248EeA27D92E8b30b2C58ed07f9E20001'
 const permit2Abi = parseAbi(['function nonceBitmap(address owner, uint256 wordPos) view returns (uint256)'])
 
 async function readyAgent(index: number) {
-  const agent = await createAgent(fixture.app.url, fixture.devnet.url, index)
+  const agent = await createAgent(app.url, app.devnet.url, index)
   await agent.buyTokens('1')
   return agent
 }
@@ -29,7 +29,7 @@ async function looksmaxxBody(agent: Agent) {
   return { burnTxHash, devTxHash, burnerAddress: agent.address, image: await portraitBase64(), imageType: 'image/jpeg' }
 }
 
-const url = () => `${fixture.app.url}/api/x402/looksmaxx`
+const url = () => `${app.url}/api/x402/looksmaxx`
 const post = (body: unknown, headers: Record<string, string> = {}) =>
   fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
 
@@ -42,11 +42,11 @@ test('the 402 offers the forwarder and Permit2, in v1 accepts and in v2 PAYMENT-
   const response = await fetch(url())
   assert.equal(response.status, 402)
   const body = (await response.json()) as any
-  const usdm = fixture.devnet.info.contracts.usdm
+  const usdm = app.devnet.info.contracts.usdm
   assert.deepEqual(
     body.accepts.map((a: any) => [a.asset, a.extra]),
     [
-      [fixture.devnet.info.contracts.usdmForwarder, { name: 'USDm Forwarder', version: '1' }],
+      [app.devnet.info.contracts.usdmForwarder, { name: 'USDm Forwarder', version: '1' }],
       [usdm, { name: 'MegaUSD', version: '1', assetTransferMethod: 'permit2' }],
     ],
   )
@@ -147,8 +147,8 @@ test('the Permit2 client of docs/agents/payments.md pays a looksmaxx as written'
   const { burnTxHash, devTxHash, image } = await looksmaxxBody(agent)
   const usdm = await agent.usdmBalance()
   const inputs = [
-    ['SERVICE_URL', fixture.app.url],
-    ['RPC_URL', fixture.devnet.url],
+    ['SERVICE_URL', app.url],
+    ['RPC_URL', app.devnet.url],
     ['PRIVATE_KEY', agent.privateKey],
     ['burnTxHash', burnTxHash],
     ['devTxHash', devTxHash],

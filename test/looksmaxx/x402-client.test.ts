@@ -2,16 +2,16 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { x402Client, x402HTTPClient, decodePaymentResponseHeader } from '@x402/fetch'
 import { ExactEvmSchemeV1 } from '@x402/evm/v1'
-import { useDevnetApp } from '../support/devnet-app.ts'
+import { useApp } from '../support/harness.ts'
 import { createAgent, portraitBase64 } from '../support/agent.ts'
 
-const fixture = useDevnetApp()
+const app = useApp()
 
 // @x402/fetch reads the v2 PAYMENT-REQUIRED header first (see x402-v2.test.ts); a v1 client
 // reads the spec's body. This is the official client's v1 scheme on the v1 wire: the payload
 // signed from the body's requirements, sent in X-PAYMENT, the settlement in X-PAYMENT-RESPONSE.
 test('the official x402 client, v1 scheme, pays the looksmaxx POST with X-PAYMENT and gets an NFT', async () => {
-  const agent = await createAgent(fixture.app.url, fixture.devnet.url, 7)
+  const agent = await createAgent(app.url, app.devnet.url, 7)
   await agent.buyTokens('1')
   const { burnTxHash, devTxHash } = await agent.burn()
   const usdm = await agent.usdmBalance()
@@ -19,10 +19,10 @@ test('the official x402 client, v1 scheme, pays the looksmaxx POST with X-PAYMEN
     .registerV1('megaeth', new ExactEvmSchemeV1(agent.account))
     // The USDm forwarder is not one of the client's default assets: allow it explicitly. For a
     // v1 requirement the entry names the v1 network (the type only knows CAIP-2 names).
-    .setSpendControls({ allowedAssets: [{ network: 'megaeth' as `${string}:${string}`, asset: fixture.devnet.info.contracts.usdmForwarder, maxAmountPerPayment: '1000000000000000000' }] })
+    .setSpendControls({ allowedAssets: [{ network: 'megaeth' as `${string}:${string}`, asset: app.devnet.info.contracts.usdmForwarder, maxAmountPerPayment: '1000000000000000000' }] })
   const http = new x402HTTPClient(client)
 
-  const url = `${fixture.app.url}/api/x402/looksmaxx`
+  const url = `${app.url}/api/x402/looksmaxx`
   const init = {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -9,10 +9,10 @@ import { registerExactEvmScheme } from '@x402/evm/exact/client'
 import { appendPaymentIdentifierToExtensions, declarePaymentIdentifierExtension, generatePaymentId } from '@x402/extensions/payment-identifier'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { useDevnetApp } from '../support/devnet-app.ts'
+import { useApp } from '../support/harness.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 
-const fixture = useDevnetApp()
+const app = useApp()
 const here = path.dirname(fileURLToPath(import.meta.url))
 const E18 = 10n ** 18n
 
@@ -25,7 +25,7 @@ function payingClient(agent: Agent) {
 }
 
 async function readyAgent(index: number) {
-  const agent = await createAgent(fixture.app.url, fixture.devnet.url, index)
+  const agent = await createAgent(app.url, app.devnet.url, index)
   await agent.buyTokens('1')
   return agent
 }
@@ -37,17 +37,17 @@ async function looksmaxxBody(agent: Agent) {
 
 /** The v2 PaymentRequired of an unpaid POST, as the client reads it. */
 async function unpaidPost(body: unknown) {
-  const response = await fetch(`${fixture.app.url}/api/x402/looksmaxx`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const response = await fetch(`${app.url}/api/x402/looksmaxx`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
   assert.equal(response.status, 402)
   return decodePaymentRequiredHeader(response.headers.get('payment-required')!)
 }
 
 function paidPost(body: unknown, headers: Record<string, string>) {
-  return fetch(`${fixture.app.url}/api/x402/looksmaxx`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+  return fetch(`${app.url}/api/x402/looksmaxx`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
 }
 
 test('the 402 speaks v1 in the body and v2 in PAYMENT-REQUIRED, with the payment-identifier extension', async () => {
-  const response = await fetch(`${fixture.app.url}/api/x402/looksmaxx`)
+  const response = await fetch(`${app.url}/api/x402/looksmaxx`)
   assert.equal(response.status, 402)
   const body = (await response.json()) as any
   assert.equal(body.x402Version, 1)
@@ -55,7 +55,7 @@ test('the 402 speaks v1 in the body and v2 in PAYMENT-REQUIRED, with the payment
   assert.equal(response.headers.get('x-402-version'), '1')
   const required = decodePaymentRequiredHeader(response.headers.get('payment-required')!)
   assert.equal(required.x402Version, 2)
-  assert.equal(required.resource.url, `${fixture.app.url}/api/x402/looksmaxx`)
+  assert.equal(required.resource.url, `${app.url}/api/x402/looksmaxx`)
   // The forwarder option first (what accepts[0] has always been), then Permit2 (permit2.test.ts).
   assert.equal(required.accepts.length, 2)
   assert.deepEqual(required.accepts[0], {
@@ -82,7 +82,7 @@ test('@x402/fetch pays a looksmaxx through the forwarder exactly as docs/agents/
   // The snippet as written, with its inputs declared before it; a module beside this test so
   // that it resolves the same packages.
   const file = path.join(here, `.docs-x402-snippet-${process.pid}.ts`)
-  const inputs = `const SERVICE_URL = ${JSON.stringify(fixture.app.url)}\nconst PRIVATE_KEY = ${JSON.stringify(privateKey)}\nconst burnTxHash = ${JSON.stringify(burnTxHash)}\nconst devTxHash = ${JSON.stringify(devTxHash)}\nconst image = ${JSON.stringify(image)}\n`
+  const inputs = `const SERVICE_URL = ${JSON.stringify(app.url)}\nconst PRIVATE_KEY = ${JSON.stringify(privateKey)}\nconst burnTxHash = ${JSON.stringify(burnTxHash)}\nconst devTxHash = ${JSON.stringify(devTxHash)}\nconst image = ${JSON.stringify(image)}\n`
   await writeFile(file, `${inputs}${snippet}\nexport { response, result, settlement }\n`)
   let ran: { response: Response; result: any; settlement: any }
   try {
@@ -168,7 +168,7 @@ test('an MCP client completes a paid looksmaxx: requirements as a tool error, pa
   const body = await looksmaxxBody(agent)
   const mcp = new Client({ name: 'paying-agent', version: '1.0.0' })
   after(() => mcp.close())
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${fixture.app.url}/api/mcp`)))
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/api/mcp`)))
   // Listing the tools makes the SDK validate structured content against the output schemas.
   assert.equal((await mcp.listTools()).tools.length, 32)
 

@@ -1,15 +1,12 @@
-import { test, before, after, describe } from 'node:test'
+import { test, before, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { getAddress } from 'viem'
 import { randomBytes } from 'node:crypto'
-import { startTestDevnet } from '../support/devnet.ts'
-import { startTestApp, type TestApp } from '../support/app.ts'
+import { useApp, type TestApp } from '../support/harness.ts'
 import { TEST_REDIS_URL, needsRedis } from '../support/env.ts'
 
 // Two instances of the service on one devnet and, when there is one, one Redis: what a client
 // does on one instance counts on the other. Each test uses client addresses of its own.
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
-let one: TestApp
 let two: TestApp
 const env = {
   RATE_LIMIT_WRITES_PER_MINUTE: '4',
@@ -18,14 +15,9 @@ const env = {
   RATE_LIMIT_WALLET_EXPENSIVE_PER_MINUTE: '2',
   ...(TEST_REDIS_URL ? { REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: `ops-abuse-${randomBytes(4).toString('hex')}` } : {}),
 }
-
+const one = useApp({ env })
 before(async () => {
-  devnet = await startTestDevnet()
-  ;[one, two] = await Promise.all([startTestApp({ rpcUrl: devnet.url, env }), startTestApp({ rpcUrl: devnet.url, env })])
-})
-after(async () => {
-  await Promise.all([one?.stop(), two?.stop()])
-  await devnet?.close()
+  two = await one.another({ env })
 })
 
 let nextIp = 1

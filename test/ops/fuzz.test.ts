@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { useDevnetApp } from '../support/devnet-app.ts'
+import { useApp } from '../support/harness.ts'
 
 /**
  * Property-based fuzzing of every operation from the OpenAPI document: requests generated from
@@ -13,7 +13,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 300)
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined
 
 // Limits off: the fuzzer exercises the operations, not the limiter (tested in abuse.test.ts).
-const fixture = useDevnetApp({
+const app = useApp({
   env: {
     RATE_LIMIT_WRITES_PER_MINUTE: '0',
     RATE_LIMIT_WALLET_WRITES_PER_MINUTE: '0',
@@ -36,14 +36,14 @@ let rowsBefore: Record<string, number>
 async function countRows(): Promise<Record<string, number>> {
   const counts: Record<string, number> = {}
   for (const table of GUARDED_TABLES) {
-    const { rows } = await fixture.app.ctx.db.query<{ n: string | number }>(`SELECT count(*) AS n FROM ${table}`)
+    const { rows } = await app.ctx.db.query<{ n: string | number }>(`SELECT count(*) AS n FROM ${table}`)
     counts[table] = Number(rows[0]!.n)
   }
   return counts
 }
 
 async function readDocument() {
-  doc = (await fixture.app.http.inject({ method: 'GET', url: '/.well-known/openapi.json' })).json()
+  doc = (await app.http.inject({ method: 'GET', url: '/.well-known/openapi.json' })).json()
   operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({ ...op, method: method.toUpperCase(), path })),
   )
@@ -141,7 +141,7 @@ test(`${RUNS} generated requests over every operation: no undocumented 5xx, ever
       fc.asyncProperty(requests(op), async (request) => {
         // The MCP transport: accept what Streamable HTTP requires, so generated JSON-RPC reaches the server.
         const mcp = op.path === '/api/mcp' ? { accept: 'application/json, text/event-stream' } : {}
-        const response = await fixture.app.http.inject({
+        const response = await app.http.inject({
           method: request.method as 'GET' | 'POST' | 'DELETE',
           url: request.url,
           headers: { ...mcp, ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}) },

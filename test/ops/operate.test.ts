@@ -1,31 +1,25 @@
 import { test, before, after, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { startTestDevnet } from '../support/devnet.ts'
-import { startTestApp, getJson, type TestApp } from '../support/app.ts'
+import { useApp, type InjectResponse, type TestApp, type TestDevnet } from '../support/harness.ts'
 import { startRpcProxy } from '../support/rpc-proxy.ts'
 import { TEST_REDIS_URL, needsRedis } from '../support/env.ts'
 import { insertSignedTxs } from '../../src/store/chain-txs.ts'
 
 // One devnet for the file; one service in front of it through an RPC proxy that can be cut.
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+let devnet: TestDevnet
 let proxy: Awaited<ReturnType<typeof startRpcProxy>>
-let app: TestApp
-
-before(async () => {
-  devnet = await startTestDevnet()
-  proxy = await startRpcProxy(devnet.url)
-  app = await startTestApp({ rpcUrl: proxy.url, env: { INDEXER_POLL_MS: '100' } })
+const app = useApp({ rpcUrl: async (devnet) => (proxy = await startRpcProxy(devnet.url)).url, env: { INDEXER_POLL_MS: '100' } })
+before(() => {
+  devnet = app.devnet
 })
 after(async () => {
-  await app?.stop()
   await proxy?.close()
-  await devnet?.close()
 })
 
-async function waitReady(url: string) {
-  let last: Awaited<ReturnType<typeof getJson>> | undefined
+async function waitReady(on: Pick<TestApp, 'get'>) {
+  let last: InjectResponse | undefined
   for (let i = 0; i < 100; i++) {
-    last = await getJson(`${url}/readyz`)
+    last = await on.get('/readyz')
     if (last.status === 200) return last
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
@@ -36,7 +30,7 @@ describe('health and readiness', () => {
   test('/healthz answers without asking any dependency', async () => {
     proxy.setMode('fail')
     try {
-      const { status, body } = await getJson(`${app.url}/healthz`)
+      const { status, body } = await app.get(`/healthz`)
       assert.equal(status, 200)
       assert.deepEqual(body, { status: 'ok' })
     } finally {
@@ -45,7 +39,7 @@ describe('health and readiness', () => {
   })
 
   test('/readyz is 200 once the database, the RPC and the indexer are ready', async () => {
-    const { status, body } = await waitReady(app.url)
+    const { status, body } = await waitReady(app)
     assert.equal(status, 200, JSON.stringify(body))
     assert.equal(body.status, 'ready')
     // Redis is checked where the service uses it (the PostgreSQL + Redis backend of the matrix).
@@ -58,7 +52,7 @@ describe('health and readiness', () => {
   test('/readyz is 503 with the error body naming what is not ready when the RPC is down', async () => {
     proxy.setMode('fail')
     try {
-      const { status, body, headers } = await getJson(`${app.url}/readyz`)
+      const { status, body, headers } = await app.get(`/readyz`)
       assert.equal(status, 503)
       assert.equal(headers.get('content-type')?.startsWith('application/json'), true)
       assert.equal(body.error.code, 'SERVICE_UNAVAILABLE')
@@ -69,13 +63,13 @@ describe('health and readiness', () => {
     } finally {
       proxy.setMode('pass')
     }
-    assert.equal((await waitReady(app.url)).status, 200, 'ready again once the RPC answers')
+    assert.equal((await waitReady(app)).status, 200, 'ready again once the RPC answers')
   })
 
   test('/readyz checks Redis when REDIS_URL is set', { skip: needsRedis }, async () => {
-    const withRedis = await startTestApp({ rpcUrl: devnet.url, env: { REDIS_URL: TEST_REDIS_URL!, REDIS_PREFIX: `ops-ready-${process.pid}` } })
+    const withRedis = await app.another({ env: { REDIS_URL: TEST_REDIS_URL!, REDIS_PREFIX: `ops-ready-${process.pid}` } })
     try {
-      const { status, body } = await waitReady(withRedis.url)
+      const { status, body } = await waitReady(withRedis)
       assert.equal(status, 200, JSON.stringify(body))
       assert.equal(body.checks.redis.ok, true)
     } finally {
@@ -86,10 +80,10 @@ describe('health and readiness', () => {
 
 describe('/metrics', () => {
   test('counts requests by route pattern and status, with latency, pipeline, RPC, indexer, stream and sender series', async () => {
-    await getJson(`${app.url}/api/metadata/424242`)
-    await getJson(`${app.url}/api/metadata/434343`)
-    await getJson(`${app.url}/api/stats`)
-    await getJson(`${app.url}/no/such/path`)
+    await app.get(`/api/metadata/424242`)
+    await app.get(`/api/metadata/434343`)
+    await app.get(`/api/stats`)
+    await app.get(`/no/such/path`)
     const response = await fetch(`${app.url}/metrics`)
     assert.equal(response.status, 200)
     assert.match(response.headers.get('content-type')!, /^text\/plain; version=0\.0\.4/)
@@ -141,7 +135,7 @@ describe('/metrics', () => {
     const before = Number((await (await fetch(`${app.url}/metrics`)).text()).match(/^rpc_errors_total (\d+)$/m)![1])
     proxy.setMode('fail')
     try {
-      await getJson(`${app.url}/api/wallet?address=0x000000000000000000000000000000000000dEaD`)
+      await app.get(`/api/wallet?address=0x000000000000000000000000000000000000dEaD`)
     } finally {
       proxy.setMode('pass')
     }
@@ -150,9 +144,9 @@ describe('/metrics', () => {
   })
 
   test('with METRICS_TOKEN, a scrape needs the bearer token', async () => {
-    const guarded = await startTestApp({ rpcUrl: devnet.url, env: { METRICS_TOKEN: 'scrape-me-please' } })
+    const guarded = await app.another({ env: { METRICS_TOKEN: 'scrape-me-please' } })
     try {
-      const refused = await getJson(`${guarded.url}/metrics`)
+      const refused = await guarded.get(`/metrics`)
       assert.equal(refused.status, 401)
       assert.equal(refused.body.error.code, 'UNAUTHORIZED')
       const wrong = await fetch(`${guarded.url}/metrics`, { headers: { authorization: 'Bearer scrape-me-pleasf' } })

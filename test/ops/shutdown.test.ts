@@ -1,10 +1,10 @@
-import { test, before, after } from 'node:test'
+import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { startTestDevnet } from '../support/devnet.ts'
+import { useDevnet } from '../support/harness.ts'
 import { startServiceProcess } from '../support/service-process.ts'
 import { createTestDatabase } from '../support/postgres.ts'
 import { TEST_DATABASE_URL, needsPostgres } from '../support/env.ts'
@@ -35,13 +35,7 @@ async function startHoldingProxy(target: string) {
   }
 }
 
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
-before(async () => {
-  devnet = await startTestDevnet()
-})
-after(async () => {
-  await devnet?.close()
-})
+const devnet = useDevnet()
 
 test('SIGTERM: stops accepting, finishes the request in flight, closes stream clients with a close event, releases the indexer lease', { skip: needsPostgres, timeout: 400_000 }, async () => {
   const database = await createTestDatabase()

@@ -1,8 +1,7 @@
-import { test, before, after } from 'node:test'
+import { test, before } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
-import { startTestDevnet } from '../support/devnet.ts'
-import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
+import { buildApp, useDevnet, type TestApp } from '../support/harness.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { createTestDatabase } from '../support/postgres.ts'
 import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis } from '../support/env.ts'
@@ -14,42 +13,42 @@ const skip = needsPostgresAndRedis
  * PostgreSQL and Redis, and a client that carries a write's block gets an answer at least that
  * new from any instance. Two instances of the app, each with its own cache and bus connection.
  */
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+const devnet = useDevnet()
 let pg: Awaited<ReturnType<typeof createTestDatabase>>
-let a: TestApp
-let b: TestApp
+let a: TestApp & { stop(): Promise<void> }
+let b: TestApp & { stop(): Promise<void> }
 let agent: Agent
 let image: string
 
 before(async () => {
   if (skip) return
-  devnet = await startTestDevnet()
   pg = await createTestDatabase()
   // A channel of its own, so suites sharing the Redis server do not hear each other.
   const env = { DATABASE_URL: pg.url, REDIS_URL: TEST_REDIS_URL!, REDIS_PREFIX: `test-${randomBytes(4).toString('hex')}` }
-  a = await startTestApp({ rpcUrl: devnet.url, env })
-  b = await startTestApp({ rpcUrl: devnet.url, env })
+  // Both on the one database and Redis channel (a DATABASE_URL in env is not the harness's to drop).
+  a = await buildApp(devnet, { env })
+  b = await buildApp(devnet, { env })
   agent = await createAgent(a.url, devnet.url, 7)
   await agent.buyTokens('5')
   image = await portraitBase64()
 })
-after(async () => {
+// The services stop before the devnet they read is released.
+devnet.atEnd(async () => {
   await a?.stop()
   await b?.stop()
   await pg?.drop()
-  await devnet?.close()
 })
 
 async function looksmaxxOn(app: TestApp) {
   const { burnTxHash, devTxHash } = await agent.burn()
-  const response = await postJson(`${app.url}/api/generate`, { burnTxHash, devTxHash, burnerAddress: agent.address, image, ...(await agent.signRedeem({ burnTxHash, devTxHash, image })) })
+  const response = await app.post(`/api/generate`, { burnTxHash, devTxHash, burnerAddress: agent.address, image, ...(await agent.signRedeem({ burnTxHash, devTxHash, image })) })
   assert.equal(response.status, 200, JSON.stringify(response.body))
   return { tokenId: response.body.tokenId as string, block: response.headers.get('x-block-number')! }
 }
 
 test('a write on one instance renews the cached reads of the other, through Redis', { skip }, async () => {
-  const before = { gallery: (await getJson(`${b.url}/api/gallery`)).body, stats: (await getJson(`${b.url}/api/stats`)).body }
-  assert.deepEqual((await getJson(`${b.url}/api/gallery`)).body, before.gallery, 'b serves its cached gallery')
+  const before = { gallery: (await b.get(`/api/gallery`)).body, stats: (await b.get(`/api/stats`)).body }
+  assert.deepEqual((await b.get(`/api/gallery`)).body, before.gallery, 'b serves its cached gallery')
   // b applies the change once it has heard it on the bus and read it from the store (its read
   // models renew before the new version is visible): then its first read must show it.
   const seen = b.ctx.fresh.stamp(['portraits'])
@@ -58,21 +57,21 @@ test('a write on one instance renews the cached reads of the other, through Redi
     assert.ok(Date.now() < deadline, 'b never applied the invalidation')
     await new Promise((resolve) => setTimeout(resolve, 5))
   }
-  const gallery = (await getJson(`${b.url}/api/gallery`)).body
+  const gallery = (await b.get(`/api/gallery`)).body
   assert.equal(gallery.burns[0].tokenId, tokenId, 'the first read on b lists the portrait minted through a')
-  const stats = (await getJson(`${b.url}/api/stats`)).body
+  const stats = (await b.get(`/api/stats`)).body
   assert.equal(stats.totalBurns, before.stats.totalBurns + 1)
 })
 
 test('a client that sends the write\'s block as X-Min-Block gets an answer at least that new from any instance', { skip }, async () => {
-  await getJson(`${b.url}/api/chadboard`)
+  await b.get(`/api/chadboard`)
   const { tokenId, block } = await looksmaxxOn(a)
   assert.match(block, /^\d+$/)
-  const board = await getJson(`${b.url}/api/chadboard`, { headers: { 'x-min-block': block } })
+  const board = await b.get(`/api/chadboard`, { 'x-min-block': block })
   assert.ok(BigInt(board.headers.get('x-block-number')!) >= BigInt(block), 'b says its answer is as new as the write')
   const entry = board.body.entries.find((e: any) => e.address === agent.address)
   assert.equal(entry.totalBurns, 2)
-  const gallery = await getJson(`${b.url}/api/gallery?minBlock=${block}`)
+  const gallery = await b.get(`/api/gallery?minBlock=${block}`)
   assert.equal(gallery.body.burns[0].tokenId, tokenId)
   assert.equal(entry.latestTimestamp, gallery.body.burns[0].timestamp, 'one time for one portrait, on PostgreSQL too')
 })

@@ -1,8 +1,7 @@
-import { test, before, after, describe } from 'node:test'
+import { test, before, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { erc20Abi, formatUnits, parseEther } from 'viem'
-import { startTestDevnet } from '../support/devnet.ts'
-import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
+import { useApp, type TestDevnet } from '../support/harness.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { openStream } from '../support/sse.ts'
 import { rpcClient } from '../support/rpc.ts'
@@ -14,22 +13,17 @@ import { POOL_FEE } from '../../src/chain/constants.ts'
  * cache on (the default lifetimes), so a read that shows a change shows it because the change
  * renewed it, not because the cached answer had expired.
  */
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
-let app: TestApp
+let devnet: TestDevnet
+const app = useApp({ env: { INDEXER_POLL_MS: '200' } })
 let trader: Agent
 let burner: Agent
 let image: string
 
 before(async () => {
-  devnet = await startTestDevnet()
-  app = await startTestApp({ rpcUrl: devnet.url, env: { INDEXER_POLL_MS: '200' } })
+  devnet = app.devnet
   trader = await createAgent(app.url, devnet.url, 6)
   burner = await createAgent(app.url, devnet.url, 5)
   image = await portraitBase64()
-})
-after(async () => {
-  await app?.stop()
-  await devnet?.close()
 })
 
 /** What the DEX quoter answers now, asked directly on chain. */
@@ -62,19 +56,19 @@ describe('quotes and price after a swap', () => {
   })
 
   test('the next quote and price after a swap differ from before and equal a fresh on-chain quote', async () => {
-    const quote = async (init?: RequestInit) => (await getJson(`${app.url}/api/x402/quote?ethAmount=0.5`, init)).body.quote.coinOutWei as string
-    const price = async (init?: RequestInit) => (await getJson(`${app.url}/api/price`, init)).body.price.coinPerEth as number
+    const quote = async () => (await app.get(`/api/x402/quote?ethAmount=0.5`)).body.quote.coinOutWei as string
+    const price = async () => (await app.get(`/api/price`)).body.price.coinPerEth as number
     const [quoteBefore, priceBefore] = [await quote(), await price()]
     assert.equal(await quote(), quoteBefore, 'served from the cache while nothing changed')
 
     // A client that knows the swap's block asks for an answer at least that new: exact at once.
     const swapBlock = await swap('2')
     const headers = { 'x-min-block': swapBlock.toString() }
-    const quoted = await getJson(`${app.url}/api/x402/quote?ethAmount=0.5`, { headers })
+    const quoted = await app.get(`/api/x402/quote?ethAmount=0.5`, headers)
     assert.notEqual(quoted.body.quote.coinOutWei, quoteBefore, 'a swap moves the price')
     assert.equal(quoted.body.quote.coinOutWei, (await onChainQuote(parseEther('0.5'))).toString())
     assert.ok(BigInt(quoted.headers.get('x-block-number')!) >= swapBlock, 'the answer says it is as new as the swap')
-    const priced = await getJson(`${app.url}/api/price?minBlock=${swapBlock}`)
+    const priced = await app.get(`/api/price?minBlock=${swapBlock}`)
     assert.notEqual(priced.body.price.coinPerEth, priceBefore)
     assert.equal(priced.body.price.coinPerEth, Number(formatUnits(await onChainQuote(parseEther('1')), 18)))
 
@@ -90,7 +84,7 @@ describe('quotes and price after a swap', () => {
   })
 
   test('minBlock that is not a block number is refused', async () => {
-    const { status, body } = await getJson(`${app.url}/api/price?minBlock=latest`)
+    const { status, body } = await app.get(`/api/price?minBlock=latest`)
     assert.equal(status, 400)
     assert.equal(body.error.code, 'INVALID_INPUT')
   })
@@ -98,7 +92,7 @@ describe('quotes and price after a swap', () => {
   test('minBlock beyond the chain head is not waited for: the answer says the block it is exact as of', async () => {
     const head = BigInt(await rpcClient(devnet.url)<string>('eth_blockNumber'))
     const started = Date.now()
-    const { status, headers } = await getJson(`${app.url}/api/stats?minBlock=${head + 1_000_000n}`)
+    const { status, headers } = await app.get(`/api/stats?minBlock=${head + 1_000_000n}`)
     assert.equal(status, 200)
     assert.ok(BigInt(headers.get('x-block-number')!) <= head + 1n, 'the answer is as of the blocks that exist')
     // The documented wait for a reachable block is 5 s; a block that does not exist skips it.
@@ -110,10 +104,10 @@ describe('read-your-writes after a looksmaxx', () => {
   test('20 runs in a row: gallery, chadboard, stats and wallet show the new portrait on the first read', async () => {
     // Enough tokens for 20 burns, bought through the quote's swap.
     while ((await burner.coinBalance()) < 20n * 225_000n * 10n ** 18n) await burner.buyTokens('5')
-    const requirements = (await getJson(`${app.url}/api/x402/looksmaxx`)).body.accepts[0]
+    const requirements = (await app.get(`/api/x402/looksmaxx`)).body.accepts[0]
     const reads = async () => {
       const [gallery, chadboard, stats, wallet] = await Promise.all(
-        ['/api/gallery', '/api/chadboard', '/api/stats', `/api/wallet?address=${burner.address}`].map((path) => getJson(`${app.url}${path}`)),
+        ['/api/gallery', '/api/chadboard', '/api/stats', `/api/wallet?address=${burner.address}`].map((path) => app.get(`${path}`)),
       )
       const entry = chadboard!.body.entries.find((e: any) => e.address === burner.address)
       return { gallery: gallery!.body, entry, stats: stats!.body, wallet: wallet!.body }
@@ -122,7 +116,7 @@ describe('read-your-writes after a looksmaxx', () => {
       const before = await reads() // cached now: the reads below must be renewed by the write
       const galleryEtag = (await fetch(`${app.url}/api/gallery`)).headers.get('etag')!
       const { burnTxHash, devTxHash } = await burner.burn()
-      const response = await postJson(`${app.url}/api/x402/looksmaxx`, {
+      const response = await app.post(`/api/x402/looksmaxx`, {
         burnTxHash, devTxHash, burnerAddress: burner.address, image, paymentPayload: await burner.signPayment(requirements),
       })
       assert.equal(response.status, 200, JSON.stringify(response.body))
@@ -144,10 +138,10 @@ describe('read-your-writes after a looksmaxx', () => {
   })
 
   test('stats, gallery, chadboard and wallet agree on what was burned', async () => {
-    const all = (await getJson(`${app.url}/api/gallery?limit=50`)).body.burns
-    const board = (await getJson(`${app.url}/api/chadboard`)).body.entries
-    const stats = (await getJson(`${app.url}/api/stats`)).body
-    const wallet = (await getJson(`${app.url}/api/wallet?address=${burner.address}`)).body
+    const all = (await app.get(`/api/gallery?limit=50`)).body.burns
+    const board = (await app.get(`/api/chadboard`)).body.entries
+    const stats = (await app.get(`/api/stats`)).body
+    const wallet = (await app.get(`/api/wallet?address=${burner.address}`)).body
     const galleryTotal = all.reduce((sum: number, b: any) => sum + b.burnAmount, 0)
     assert.equal(board.reduce((sum: number, e: any) => sum + e.totalBurned, 0), galleryTotal)
     assert.equal(board.reduce((sum: number, e: any) => sum + e.totalBurns, 0), stats.totalBurns)

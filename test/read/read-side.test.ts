@@ -1,29 +1,27 @@
-import { test, before, after, describe } from 'node:test'
+import { test, before, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { createWalletClient, http } from 'viem'
-import { startTestDevnet } from '../support/devnet.ts'
-import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
+import { useApp, type TestDevnet } from '../support/harness.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { createViemChain } from '../../src/chain/clients.ts'
 import { reputationRegistryAbi } from '../../src/chain/abis/registries.ts'
 import { testAccount } from '../support/accounts.ts'
 
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
-let app: TestApp
+let devnet: TestDevnet
+const app = useApp({ env: { INDEXER_POLL_MS: '200' } })
 let holder: Agent
 let agent: Agent
 const minted: Array<{ burner: string; tokenId: string; burnTxHash: string; ipfsCid: string }> = []
 
 before(async () => {
-  devnet = await startTestDevnet()
-  app = await startTestApp({ rpcUrl: devnet.url, env: { INDEXER_POLL_MS: '200' } })
+  devnet = app.devnet
   const image = await portraitBase64()
   holder = await createAgent(app.url, devnet.url, 4) // the demo holder: name "demo", a profile
   agent = await createAgent(app.url, devnet.url, 5)
   await agent.buyTokens('1')
   for (const who of [holder, agent, holder]) {
     const { burnTxHash, devTxHash } = await who.burn()
-    const { status, body } = await postJson(`${app.url}/api/generate`, { burnTxHash, devTxHash, burnerAddress: who.address, image, ...(await who.signRedeem({ burnTxHash, devTxHash, image })) })
+    const { status, body } = await app.post(`/api/generate`, { burnTxHash, devTxHash, burnerAddress: who.address, image, ...(await who.signRedeem({ burnTxHash, devTxHash, image })) })
     assert.equal(status, 200, JSON.stringify(body))
     minted.push({ burner: who.address, tokenId: body.tokenId, burnTxHash, ipfsCid: body.ipfsCid })
   }
@@ -37,14 +35,10 @@ before(async () => {
   await app.ctx.indexer.sync()
   app.ctx.cache.clear()
 })
-after(async () => {
-  await app?.stop()
-  await devnet?.close()
-})
 
 describe('GET /api/gallery', () => {
   test('newest first, every field of the spec', async () => {
-    const { status, body } = await getJson(`${app.url}/api/gallery`)
+    const { status, body } = await app.get(`/api/gallery`)
     assert.equal(status, 200)
     assert.equal(body.limit, 20)
     assert.equal(body.offset, 0)
@@ -59,16 +53,16 @@ describe('GET /api/gallery', () => {
   })
 
   test('pages with limit and offset', async () => {
-    const { body } = await getJson(`${app.url}/api/gallery?limit=1&offset=1`)
+    const { body } = await app.get(`/api/gallery?limit=1&offset=1`)
     assert.deepEqual(body.burns.map((b: any) => b.tokenId), [minted[1]!.tokenId])
-    assert.equal((await getJson(`${app.url}/api/gallery?limit=50&offset=100`)).body.burns.length, 0)
+    assert.equal((await app.get(`/api/gallery?limit=50&offset=100`)).body.burns.length, 0)
   })
 
   // The message says what is wrong: the bound for a number out of range, not "an integer".
   const expected: Record<string, RegExp> = { 'limit=0': /limit.*from 1 to 50/, 'limit=51': /limit.*from 1 to 50/, 'offset=-1': /offset.*at least 0/, 'limit=abc': /limit.*integer/, 'limit=2.5': /limit.*integer/ }
   for (const [query, message] of Object.entries(expected)) {
     test(`400 for ${query}`, async () => {
-      const { status, body } = await getJson(`${app.url}/api/gallery?${query}`)
+      const { status, body } = await app.get(`/api/gallery?${query}`)
       assert.equal(status, 400)
       assert.equal(body.error.code, 'INVALID_INPUT')
       assert.match(body.error.message, message)
@@ -78,7 +72,7 @@ describe('GET /api/gallery', () => {
 
 describe('GET /api/chadboard', () => {
   test('burners ranked by portraits, with name, profile, images and reputation', async () => {
-    const { status, body } = await getJson(`${app.url}/api/chadboard`)
+    const { status, body } = await app.get(`/api/chadboard`)
     assert.equal(status, 200)
     assert.equal(body.agentId, devnet.info.agentId)
     assert.deepEqual(body.entries.map((e: any) => [e.address, e.totalBurns, e.totalBurned]), [[holder.address, 2, 450000], [agent.address, 1, 225000]])
@@ -96,7 +90,7 @@ describe('GET /api/chadboard', () => {
 
 describe('GET /api/agent/info', () => {
   test('registration, on-chain record and referral program', async () => {
-    const { status, body } = await getJson(`${app.url}/api/agent/info`)
+    const { status, body } = await app.get(`/api/agent/info`)
     assert.equal(status, 200)
     assert.equal(body.status, 'registered')
     assert.deepEqual(body.registration.services.map((s: any) => s.name), ['SwapQuote', 'Looksmaxx', 'BurnToCreate', 'Chadboard', 'Stats', 'Gallery', 'AgentInfo'])
@@ -131,9 +125,9 @@ describe('GET /api/agent (agent index)', () => {
 
 describe('GET /api/identity/{addressOrName}', () => {
   test('by name and by address: the same profile, NFTs from the index, tier', async () => {
-    const byName = await getJson(`${app.url}/api/identity/demo.mega`)
+    const byName = await app.get(`/api/identity/demo.mega`)
     assert.equal(byName.status, 200)
-    const byAddress = await getJson(`${app.url}/api/identity/${holder.address.toLowerCase()}`)
+    const byAddress = await app.get(`/api/identity/${holder.address.toLowerCase()}`)
     assert.deepEqual(byName.body, byAddress.body)
     assert.equal(byName.body.address, holder.address)
     assert.equal(byName.body.name, 'demo.mega')
@@ -145,17 +139,17 @@ describe('GET /api/identity/{addressOrName}', () => {
 
   test('counts the NFTs held as the wallet does, the seed\'s too (minted before the index starts)', async () => {
     const seedHolder = testAccount(12).account.address
-    const [identity, wallet] = await Promise.all([getJson(`${app.url}/api/identity/${seedHolder}`), getJson(`${app.url}/api/wallet?address=${seedHolder}`)])
+    const [identity, wallet] = await Promise.all([app.get(`/api/identity/${seedHolder}`), app.get(`/api/wallet?address=${seedHolder}`)])
     assert.equal(identity.body.nfts.count, 25)
     assert.equal(identity.body.nfts.count, wallet.body.balances.looksmaxxedNFTs)
     assert.deepEqual(identity.body.nfts.tokenIds, [])
   })
 
   test('404 for an unknown name, 400 for malformed input', async () => {
-    const unknown = await getJson(`${app.url}/api/identity/nobody.mega`)
+    const unknown = await app.get(`/api/identity/nobody.mega`)
     assert.equal(unknown.status, 404)
     assert.equal(unknown.body.error.code, 'NOT_FOUND')
-    const bad = await getJson(`${app.url}/api/identity/${encodeURIComponent('not a name!')}`)
+    const bad = await app.get(`/api/identity/${encodeURIComponent('not a name!')}`)
     assert.equal(bad.status, 400)
     assert.match(bad.body.error.code, /^INVALID_(INPUT|ADDRESS)$/)
   })
@@ -163,13 +157,13 @@ describe('GET /api/identity/{addressOrName}', () => {
 
 describe('portal and manifests', () => {
   test('token balances of a wallet, and the protocol directory', async () => {
-    const { body } = await getJson(`${app.url}/api/portal/tokens?address=${agent.address}`)
+    const { body } = await app.get(`/api/portal/tokens?address=${agent.address}`)
     const usdm = body.tokens.find((t: any) => t.symbol === 'USDm')
     assert.equal(BigInt(usdm.balanceRaw), await agent.usdmBalance())
-    const badTokens = await getJson(`${app.url}/api/portal/tokens?address=0x12`)
+    const badTokens = await app.get(`/api/portal/tokens?address=0x12`)
     assert.equal(badTokens.status, 400)
     assert.equal(badTokens.body.error.code, 'INVALID_ADDRESS')
-    const protocols = await getJson(`${app.url}/api/portal/protocols`)
+    const protocols = await app.get(`/api/portal/protocols`)
     assert.equal(protocols.body.protocols.find((p: any) => p.id === 'kumbaya').contracts.quoterV2, devnet.info.contracts.quoterV2)
   })
 
@@ -179,9 +173,9 @@ describe('portal and manifests', () => {
     const text = await llms.text()
     assert.match(text, /GET \/api\/gallery/)
     assert.match(await (await fetch(`${app.url}/agents.txt`)).text(), /MCP: .*\/api\/mcp/)
-    const card = (await getJson(`${app.url}/.well-known/agent.json`)).body
+    const card = (await app.get(`/.well-known/agent.json`)).body
     assert.ok(card.skills.some((s: any) => s.id === 'submit_looksmaxx'))
-    const registration = (await getJson(`${app.url}/.well-known/agent-registration.json`)).body
+    const registration = (await app.get(`/.well-known/agent-registration.json`)).body
     assert.equal(registration.registrations[0].agentId, Number(devnet.info.agentId))
   })
 })
@@ -192,7 +186,7 @@ describe('read costs', () => {
     app.ctx.cache.clear()
     const cost = async (path: string) => {
       const before = app.ctx.chain.rpcRequestCount()
-      assert.equal((await getJson(`${app.url}${path}`)).status, 200, path)
+      assert.equal((await app.get(`${path}`)).status, 200, path)
       return app.ctx.chain.rpcRequestCount() - before
     }
     const indexed = ['/api/gallery', '/api/gallery?limit=5&offset=1', `/api/x402/looksmaxx/${minted[0]!.burnTxHash}`, '/api/agent']

@@ -1,7 +1,7 @@
-import { test, before, after } from 'node:test'
+import { test, before } from 'node:test'
 import assert from 'node:assert/strict'
-import { startTestDevnet } from '../support/devnet.ts'
-import { getJson, postJson } from '../support/app.ts'
+import { useDevnet } from '../support/harness.ts'
+import { getJson, postJson } from '../support/fetch-json.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { openStream } from '../support/sse.ts'
 import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis } from '../support/env.ts'
@@ -14,21 +14,20 @@ import { startService, sharedBackends, type ServiceProcess } from './processes.t
  */
 const skip = needsPostgresAndRedis
 
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
+const devnet = useDevnet()
 let backends: Awaited<ReturnType<typeof sharedBackends>>
 let services: ServiceProcess[] = []
 
 before(async () => {
   if (skip) return
-  devnet = await startTestDevnet()
   backends = await sharedBackends(devnet.url)
   // Both serve the API; both run a worker and an indexer (the indexers take turns).
   services = await Promise.all([startService(backends.env), startService(backends.env)])
 })
-after(async () => {
+// The services stop before the devnet they read is released.
+devnet.atEnd(async () => {
   await Promise.all(services.map((s) => s.stop()))
   await backends?.drop()
-  await devnet?.close()
 })
 
 async function rpc(method: string, params: unknown[] = []): Promise<any> {

@@ -1,9 +1,8 @@
-import { test, before, after, describe } from 'node:test'
+import { test, before, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import sharp from 'sharp'
 import { crc32 } from 'node:zlib'
-import { startTestDevnet } from '../support/devnet.ts'
-import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
+import { useApp, type TestDevnet } from '../support/harness.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { AppError } from '../../src/errors/app-error.ts'
 import { payerOf } from '../../src/x402/payload.ts'
@@ -14,8 +13,8 @@ import { payerOf } from '../../src/x402/payload.ts'
  * own submission succeeds afterwards.
  */
 const E18 = 10n ** 18n
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
-let app: TestApp
+let devnet: TestDevnet
+const app = useApp({ env: { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50', LOOKSMAXX_WAIT_SECONDS: '8' } })
 let image: string
 let attackerImage: string
 let requirements: any
@@ -25,8 +24,7 @@ let attacker: Agent
 let settleHook: ((payment: any, settle: () => Promise<any>) => Promise<any>) | undefined
 
 before(async () => {
-  devnet = await startTestDevnet()
-  app = await startTestApp({ rpcUrl: devnet.url, env: { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50', LOOKSMAXX_WAIT_SECONDS: '8' } })
+  devnet = app.devnet
   const facilitator = app.ctx.pipeline.deps.facilitator
   const settle = facilitator.settle.bind(facilitator)
   facilitator.settle = async (payment, paymentRequirements) => {
@@ -36,19 +34,15 @@ before(async () => {
   }
   image = await portraitBase64()
   attackerImage = (await sharp({ create: { width: 256, height: 256, channels: 3, background: { r: 255, g: 0, b: 0 } } }).png().toBuffer()).toString('base64')
-  requirements = (await getJson(`${app.url}/api/x402/looksmaxx`)).body.accepts[0]
+  requirements = (await app.get(`/api/x402/looksmaxx`)).body.accepts[0]
   victim = await createAgent(app.url, devnet.url, 5)
   attacker = await createAgent(app.url, devnet.url, 6)
   await victim.buyTokens('3')
 })
-after(async () => {
-  await app?.stop()
-  await devnet?.close()
-})
 
 const submissions = async () => Number((await app.ctx.db.query<{ n: string }>('SELECT count(*) AS n FROM submissions')).rows[0]!.n)
-const looksmaxx = (body: unknown) => postJson(`${app.url}/api/x402/looksmaxx`, body)
-const generate = (body: unknown) => postJson(`${app.url}/api/generate`, body)
+const looksmaxx = (body: unknown) => app.post(`/api/x402/looksmaxx`, body)
+const generate = (body: unknown) => app.post(`/api/generate`, body)
 /** Burns from a wallet that holds enough tokens, buying more first when it does not. */
 async function burnFresh(agent: Agent) {
   if ((await agent.coinBalance()) < 225_000n * E18) await agent.buyTokens('2')
@@ -58,7 +52,7 @@ const nowSeconds = () => BigInt(Math.floor(Date.now() / 1000))
 
 /** What the user checks after a refusal: nothing claimed, no USDm moved, no NFT. */
 async function assertNothingConsumed(burnTxHash: string, balances: { victimUsdm: bigint; attackerUsdm: bigint; nfts: bigint; rows: number }) {
-  const held = await getJson(`${app.url}/api/x402/looksmaxx/${burnTxHash}`)
+  const held = await app.get(`/api/x402/looksmaxx/${burnTxHash}`)
   assert.equal(held.status, 404, 'no submission holds the burns')
   assert.equal(held.body.error.code, 'NOT_FOUND')
   assert.equal(await submissions(), balances.rows, 'no submission row')
@@ -270,9 +264,9 @@ describe('gasless: one relay per burner nonce', () => {
   test('one nonce signed with 4 deadlines and posted together: one transaction, the same answer for all; replays answer 200', async () => {
     const burner = await createAgent(app.url, devnet.url, 7)
     await burner.buyTokens('1')
-    const first = (await getJson(`${app.url}/api/gasless/burn?address=${burner.address}`)).body
+    const first = (await app.get(`/api/gasless/burn?address=${burner.address}`)).body
     await burner.send({ to: first.approval.transaction.to, data: first.approval.transaction.data })
-    const typed = (await getJson(`${app.url}/api/gasless/burn?address=${burner.address}`)).body.signTypedData
+    const typed = (await app.get(`/api/gasless/burn?address=${burner.address}`)).body.signTypedData
     const sign = async (deadline: number) => ({
       burner: burner.address,
       deadline,
@@ -281,7 +275,7 @@ describe('gasless: one relay per burner nonce', () => {
     const soon = Number(nowSeconds()) + 4
     const bodies = await Promise.all([soon, typed.message.deadline, typed.message.deadline + 1, typed.message.deadline + 2].map(sign))
     const coins = await burner.coinBalance()
-    const responses = await Promise.all(bodies.map((body) => postJson(`${app.url}/api/gasless/burn`, body)))
+    const responses = await Promise.all(bodies.map((body) => app.post(`/api/gasless/burn`, body)))
     for (const response of responses) assert.equal(response.status, 200, JSON.stringify(response.body))
     assert.equal(new Set(responses.map((r) => r.body.txHash)).size, 1, 'one relay answers every signature of the nonce')
     const relays = await app.ctx.db.query<{ n: string }>('SELECT count(*) AS n FROM chain_txs WHERE idempotency_key LIKE $1', [`gasless:${burner.address.toLowerCase()}:%`])
@@ -291,12 +285,12 @@ describe('gasless: one relay per burner nonce', () => {
     // The exact signatures again, one of them past its deadline: the same relay, 200.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, soon + 1 - Date.now() / 1000) * 1000))
     for (const body of bodies) {
-      const again = await postJson(`${app.url}/api/gasless/burn`, body)
+      const again = await app.post(`/api/gasless/burn`, body)
       assert.equal(again.status, 200, JSON.stringify(again.body))
       assert.equal(again.body.txHash, responses[0]!.body.txHash)
     }
     // A fifth signature of that nonce, with a deadline never posted, after the relay was mined.
-    const late = await postJson(`${app.url}/api/gasless/burn`, await sign(typed.message.deadline + 3))
+    const late = await app.post(`/api/gasless/burn`, await sign(typed.message.deadline + 3))
     assert.equal(late.status, 200, JSON.stringify(late.body))
     assert.equal(late.body.txHash, responses[0]!.body.txHash)
     assert.equal(coins - (await burner.coinBalance()), 225_000n * E18, 'still burned once')
@@ -311,24 +305,24 @@ describe('registrations need the wallet\'s signature', () => {
   test('early access: a stranger cannot register or overwrite a wallet; the owner can', async () => {
     const before = await app.ctx.db.query('SELECT * FROM early_access WHERE wallet = $1', [victim.address])
     assert.equal(before.rows.length, 0)
-    const unsigned = await postJson(`${app.url}/api/early/register`, { wallet: victim.address, twitter: '@stranger' })
+    const unsigned = await app.post(`/api/early/register`, { wallet: victim.address, twitter: '@stranger' })
     assert.equal(unsigned.status, 400, JSON.stringify(unsigned.body))
     assert.equal(unsigned.body.error.code, 'INVALID_SIGNATURE')
     const strangers = await attacker.signRegistration('EarlyAccessRegistration', { twitter: '@stranger' })
-    const foreign = await postJson(`${app.url}/api/early/register`, { wallet: victim.address, twitter: '@stranger', ...strangers })
+    const foreign = await app.post(`/api/early/register`, { wallet: victim.address, twitter: '@stranger', ...strangers })
     assert.equal(foreign.status, 400)
     assert.equal(foreign.body.error.code, 'INVALID_SIGNATURE')
-    const stale = await postJson(`${app.url}/api/early/register`, { wallet: victim.address, twitter: '@victim', ...(await victim.signRegistration('EarlyAccessRegistration', { twitter: '@victim' }, Number(nowSeconds()) - 3600)) })
+    const stale = await app.post(`/api/early/register`, { wallet: victim.address, twitter: '@victim', ...(await victim.signRegistration('EarlyAccessRegistration', { twitter: '@victim' }, Number(nowSeconds()) - 3600)) })
     assert.equal(stale.status, 400)
     assert.equal(stale.body.error.code, 'SIGNATURE_EXPIRED')
     assert.equal((await app.ctx.db.query('SELECT * FROM early_access WHERE wallet = $1', [victim.address])).rows.length, 0, 'nothing stored')
 
     const signed = await victim.signRegistration('EarlyAccessRegistration', { twitter: '@victim' })
-    const ok = await postJson(`${app.url}/api/early/register`, { wallet: victim.address, twitter: '@victim', ...signed })
+    const ok = await app.post(`/api/early/register`, { wallet: victim.address, twitter: '@victim', ...signed })
     assert.equal(ok.status, 200, JSON.stringify(ok.body))
     assert.match(ok.body.referralCode, /vict$/)
     // The owner's signature, replayed with the stranger's handle: refused; the row is the owner's.
-    const replayed = await postJson(`${app.url}/api/early/register`, { wallet: victim.address, twitter: '@stranger', ...signed })
+    const replayed = await app.post(`/api/early/register`, { wallet: victim.address, twitter: '@stranger', ...signed })
     assert.equal(replayed.status, 400)
     assert.equal(replayed.body.error.code, 'INVALID_SIGNATURE')
     const row = (await app.ctx.db.query<{ twitter: string; referral_code: string }>('SELECT twitter, referral_code FROM early_access WHERE wallet = $1', [victim.address])).rows[0]!
@@ -337,26 +331,26 @@ describe('registrations need the wallet\'s signature', () => {
   })
 
   test('referral agent: a stranger cannot register a wallet or change its endpoint; an older signature never replaces a newer one', async () => {
-    const stranger = await postJson(`${app.url}/api/agent/register`, { wallet: victim.address, mcpEndpoint: 'https://evil.example/mcp' })
+    const stranger = await app.post(`/api/agent/register`, { wallet: victim.address, mcpEndpoint: 'https://evil.example/mcp' })
     assert.equal(stranger.status, 400, JSON.stringify(stranger.body))
     assert.equal(stranger.body.error.code, 'INVALID_SIGNATURE')
-    const forged = await postJson(`${app.url}/api/agent/register`, {
+    const forged = await app.post(`/api/agent/register`, {
       wallet: victim.address, mcpEndpoint: 'https://evil.example/mcp', ...(await attacker.signRegistration('ReferralAgentRegistration', { mcpEndpoint: 'https://evil.example/mcp' })),
     })
     assert.equal(forged.status, 400)
     assert.equal(forged.body.error.code, 'INVALID_SIGNATURE')
 
-    const template = (await getJson(`${app.url}/api/agent/register?address=${victim.address}`)).body.signTypedData
+    const template = (await app.get(`/api/agent/register?address=${victim.address}`)).body.signTypedData
     assert.equal(template.primaryType, 'ReferralAgentRegistration')
     const older = { mcpEndpoint: 'https://victim.example/old', description: 'old' }
     const olderSigned = await victim.signRegistration('ReferralAgentRegistration', older, Number(nowSeconds()) - 60)
     const newer = { mcpEndpoint: 'https://victim.example/mcp', description: 'the victim agent' }
-    const ok = await postJson(`${app.url}/api/agent/register`, { wallet: victim.address, ...newer, ...(await victim.signRegistration('ReferralAgentRegistration', newer)) })
+    const ok = await app.post(`/api/agent/register`, { wallet: victim.address, ...newer, ...(await victim.signRegistration('ReferralAgentRegistration', newer)) })
     assert.equal(ok.status, 200, JSON.stringify(ok.body))
     // The older signed write, replayed later (as a stranger who saw it could): nothing changes.
-    const replay = await postJson(`${app.url}/api/agent/register`, { wallet: victim.address, ...older, ...olderSigned })
+    const replay = await app.post(`/api/agent/register`, { wallet: victim.address, ...older, ...olderSigned })
     assert.equal(replay.status, 200)
-    const tamper = await postJson(`${app.url}/api/agent/register`, { wallet: victim.address, ...older, description: 'pwned', ...olderSigned })
+    const tamper = await app.post(`/api/agent/register`, { wallet: victim.address, ...older, description: 'pwned', ...olderSigned })
     assert.equal(tamper.status, 400)
     assert.equal(tamper.body.error.code, 'INVALID_SIGNATURE')
     const row = (await app.ctx.db.query<{ mcp_endpoint: string; description: string }>('SELECT mcp_endpoint, description FROM referral_codes WHERE agent = $1', [victim.address])).rows[0]!

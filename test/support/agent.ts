@@ -6,7 +6,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import sharp from 'sharp'
 import { createViemChain } from '../../src/chain/clients.ts'
-import { getJson } from './app.ts'
+import { getJson } from './fetch-json.ts'
 import { testAccount } from './accounts.ts'
 
 const E18 = 10n ** 18n

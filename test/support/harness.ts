@@ -46,12 +46,17 @@ async function releaseDevnet(): Promise<void> {
   await devnet.close()
 }
 
-/** Puts the chain back to its deployed state (every account, contract, block and clock). */
+/** Puts the chain back to its deployed state (every account, contract and block, plus one empty block at the wall clock). */
 async function resetChain(devnet: Devnet): Promise<void> {
   const rpc = rpcClient(devnet.url)
   if (deployed === undefined) throw new Error('no deployed-state snapshot to revert to')
   const reverted = await rpc<boolean>('evm_revert', [deployed])
   if (reverted !== true) throw new Error(`evm_revert(${deployed}) answered ${reverted}`)
+  // The engine's revert moves its clock ahead by the time since the snapshot (minutes, after a
+  // few files), so a payment valid from "now + 2 min" would already be valid on chain: one empty
+  // block at the wall clock puts the clock back where a fresh boot leaves it.
+  const latest = Number((await rpc<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false])).timestamp)
+  await rpc('evm_mine', [Math.max(Math.floor(Date.now() / 1000), latest + 1)])
   deployed = await rpc<string>('evm_snapshot')
 }
 
@@ -66,12 +71,19 @@ export type TestDevnet = Devnet & {
  * The process's devnet for this file: booted on first use, reverted to the deployed state
  * when a file before this one in the same process used it, closed after the last file.
  */
-export function useDevnet(): TestDevnet {
-  const fixture = {} as TestDevnet
+export function useDevnet(): TestDevnet & {
+  /** Runs `stop` after the file's tests and before the devnet is released: the services and processes that read it. */
+  atEnd(stop: () => Promise<unknown>): void
+} {
+  const stops: Array<() => Promise<unknown>> = []
+  const fixture = { atEnd: (stop: () => Promise<unknown>) => void stops.push(stop) } as TestDevnet & { atEnd(stop: () => Promise<unknown>): void }
   before(async () => {
     Object.assign(fixture, await testDevnet())
   })
-  after(releaseDevnet)
+  after(async () => {
+    for (const stop of stops.splice(0)) await stop()
+    await releaseDevnet()
+  })
   return fixture
 }
 
@@ -81,6 +93,18 @@ export async function testDevnet(): Promise<TestDevnet> {
   return Object.assign(Object.create(null), devnet, { rpc: rpcClient(devnet.url), reset: () => resetChain(devnet) })
 }
 export { releaseDevnet }
+
+/**
+ * A devnet of its own, not the process's: only for a test about the chain's identity (a
+ * second boot, a fresh chain id). About a second of CPU to boot; `close()` it.
+ */
+export async function freshDevnet(): Promise<TestDevnet> {
+  const devnet = await startDevnet({ host: '127.0.0.1', port: 0 })
+  return Object.assign(Object.create(null), devnet, {
+    rpc: rpcClient(devnet.url),
+    reset: () => Promise.reject(new Error('a fresh devnet has no deployed-state snapshot')),
+  })
+}
 
 /**
  * The configuration of a service under test: 127.0.0.1 on a free port, quiet logs, rate limits
@@ -118,6 +142,11 @@ function sharedStylizer(config: { IMAGE_PROVIDER?: string }): ImageGenerator | u
   return { name, generate, async close() {} }
 }
 
+/** The process's one local stylizer, for a test that wraps it in a generator of its own (closing it is a no-op). */
+export function sharedImages(): ImageGenerator {
+  return sharedStylizer({})!
+}
+
 /** What createApp is handed besides the configuration: the shared stylizer and a pooled PGlite. */
 export function testAppOptions(config: { IMAGE_PROVIDER?: string; DATABASE_URL?: string }, images?: ImageGenerator, embedded: 'pooled' | 'thread' = 'pooled') {
   return { images: images ?? sharedStylizer(config), ...(config.DATABASE_URL || embedded === 'thread' ? {} : { db: pooledPglite() }) }
@@ -138,8 +167,10 @@ export type AppOptions = {
   database?: 'pglite' | 'postgres'
   env?: Record<string, string>
   images?: CreateAppOptions['images']
-  /** An RPC in front of the devnet (a proxy that counts or fails calls); the devnet's own by default. */
-  rpcUrl?: (devnet: TestDevnet) => string
+  /** A pinner in place of the configured one (a local server speaking a provider's API). */
+  ipfs?: CreateAppOptions['ipfs']
+  /** An RPC in front of the devnet (a proxy that counts or fails calls, started here if need be); the devnet's own by default. */
+  rpcUrl?: (devnet: TestDevnet) => string | Promise<string>
   /**
    * With PGlite: `thread` opens the service's own database in DATA_DIR on its thread, as `npm
    * start` does (the performance guards measure that); by default an in-process one from the pool.
@@ -156,10 +187,11 @@ export type AppOptions = {
  */
 export async function buildApp(devnet: TestDevnet, options: AppOptions = {}): Promise<TestApp & { stop(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-test-'))
-  // PGlite, or with TEST_BACKEND=postgres (the second leg of .ci/run) PostgreSQL and Redis.
-  const backend = await testBackend(options.database)
-  const config = testConfig({ DATA_DIR: dataDir, RPC_URL: options.rpcUrl?.(devnet) ?? devnet.url, ...backend.env, ...options.env })
-  const app = await createApp(config, { ...testAppOptions(config, options.images, options.embeddedDatabase), ...(options.log ? { log: options.log } : {}) })
+  // PGlite, or with TEST_BACKEND=postgres (the second leg of .ci/run) PostgreSQL and Redis; a
+  // DATABASE_URL in `env` is a store the test owns (several instances on one database).
+  const backend = options.env?.DATABASE_URL ? { env: {}, drop: async () => {} } : await testBackend(options.database)
+  const config = testConfig({ DATA_DIR: dataDir, RPC_URL: (await options.rpcUrl?.(devnet)) ?? devnet.url, ...backend.env, ...options.env })
+  const app = await createApp(config, { ...testAppOptions(config, options.images, options.embeddedDatabase), ...(options.ipfs ? { ipfs: options.ipfs } : {}), ...(options.log ? { log: options.log } : {}) })
   const url = await app.listen()
   async function request(method: string, urlPath: string, init: { body?: unknown; headers?: Record<string, string>; payload?: string | Buffer } = {}): Promise<InjectResponse> {
     const json = init.body !== undefined
@@ -197,18 +229,27 @@ export async function buildApp(devnet: TestDevnet, options: AppOptions = {}): Pr
 
 /**
  * The usual fixture of a test file: the process's devnet and the service in front of it,
- * built before the first test and closed after the last.
+ * built before the first test and closed after the last. `app.another(options)` builds one
+ * more service on the same devnet (another configuration, a second instance), stopped with it.
  */
-export function useApp(options: AppOptions = {}): TestApp {
-  const fixture = {} as TestApp
+export function useApp(options: AppOptions = {}): TestApp & { another(options?: AppOptions): Promise<TestApp & { stop(): Promise<void> }> } {
+  const others: Array<{ stop(): Promise<void> }> = []
+  const fixture = {
+    async another(more: AppOptions = {}) {
+      const other = await buildApp(fixture.devnet, more)
+      others.push(other)
+      return { ...other, async stop() { others.splice(others.indexOf(other), 1); await other.stop() } }
+    },
+  } as TestApp & { another(options?: AppOptions): Promise<TestApp & { stop(): Promise<void> }> }
   let stop: (() => Promise<void>) | undefined
   before(async () => {
     const app = await buildApp(await testDevnet(), options)
     stop = app.stop
     Object.assign(fixture, app)
   })
-  // The service stops before the devnet it reads closes.
+  // The services stop before the devnet they read is released.
   after(async () => {
+    await Promise.all(others.splice(0).map((other) => other.stop()))
     await stop?.()
     await releaseDevnet()
   })

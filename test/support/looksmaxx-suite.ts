@@ -1,10 +1,9 @@
-import { test, before, after } from 'node:test'
+import { test, before } from 'node:test'
 import assert from 'node:assert/strict'
-import { startTestDevnet } from './devnet.ts'
-import { startTestApp, getJson, postJson, type TestApp } from './app.ts'
+import { sharedImages, useApp, type TestApp, type TestDevnet } from './harness.ts'
+import { getJson } from './fetch-json.ts'
 import { createAgent, portraitBase64, type Agent } from './agent.ts'
 import type { ImageGenerator } from '../../src/adapters/image/port.ts'
-import { createImageGenerator } from '../../src/adapters/image/index.ts'
 import { payerOf } from '../../src/x402/payload.ts'
 
 const E18 = 10n ** 18n
@@ -15,12 +14,9 @@ const E18 = 10n ** 18n
  */
 export function looksmaxxSuite(database: 'pglite' | 'postgres') {
   const quickRetries = { RETRY_BASE_MS: '100', RETRY_MAX_MS: '400', WORKER_POLL_MS: '50' }
-  let devnet: Awaited<ReturnType<typeof startTestDevnet>>
-  let app: TestApp
+  let devnet: TestDevnet
   let image: string
   let requirements: any
-  /** The generator every app of the suite uses. */
-  let flaky: ImageGenerator
   let generatorFailures = 0
   /** While true, every generation fails (a provider that is down). */
   let generatorDown = false
@@ -31,32 +27,31 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
   /** Runs inside the facilitator's settle, after the POST's verify and before settling. */
   let beforeSettle: ((payment: any) => Promise<void>) | undefined
   const agents: Agent[] = []
+  const real = sharedImages()
+  /** The generator every app of the suite uses: fails the next `generatorFailures` calls, as a flaky provider would. */
+  const flaky: ImageGenerator = {
+    name: 'flaky-local',
+    async generate(input) {
+      generations++
+      if (generatorDown || generatorFailures > 0) {
+        if (!generatorDown) generatorFailures--
+        const { AppError } = await import('../../src/errors/app-error.ts')
+        throw new AppError('UPSTREAM_FAILED', 'The image provider timed out.', { retryable: true })
+      }
+      return real.generate(input)
+    },
+    close: () => real.close?.() ?? Promise.resolve(),
+  }
+  const app = useApp({
+    database,
+    // The POST's wait leaves a wide margin for the quick retries of the tests to finish
+    // inside it; the "generator down" test meets its 502 on a service of its own that waits 1 s.
+    env: { ...quickRetries, LOOKSMAXX_WAIT_SECONDS: '30' },
+    images: flaky,
+  })
 
   before(async () => {
-    devnet = await startTestDevnet()
-    const real = createImageGenerator({ kind: 'local' })
-    // Fails the next `generatorFailures` calls, as a flaky provider would.
-    flaky = {
-      name: 'flaky-local',
-      async generate(input) {
-        generations++
-        if (generatorDown || generatorFailures > 0) {
-          if (!generatorDown) generatorFailures--
-          const { AppError } = await import('../../src/errors/app-error.ts')
-          throw new AppError('UPSTREAM_FAILED', 'The image provider timed out.', { retryable: true })
-        }
-        return real.generate(input)
-      },
-      close: () => real.close?.() ?? Promise.resolve(),
-    }
-    app = await startTestApp({
-      rpcUrl: devnet.url,
-      database,
-      // The POST's wait leaves a wide margin for the quick retries of the tests to finish
-      // inside it; the "generator down" test meets its 502 on a service of its own that waits 1 s.
-      env: { ...quickRetries, LOOKSMAXX_WAIT_SECONDS: '30' },
-      images: flaky,
-    })
+    devnet = app.devnet
     // The app's own facilitator, observed: every settle call is counted, and a test may act
     // between the POST's verify and the settlement (as a payer racing the service would).
     const facilitator = app.ctx.pipeline.deps.facilitator
@@ -67,16 +62,12 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
       return settle(payment, paymentRequirements)
     }
     image = await portraitBase64()
-    requirements = (await getJson(`${app.url}/api/x402/looksmaxx`)).body.accepts[0]
+    requirements = (await app.get(`/api/x402/looksmaxx`)).body.accepts[0]
     for (const index of [5, 6, 7, 8, 9]) {
       const agent = await createAgent(app.url, devnet.url, index)
       await agent.buyTokens('2')
       agents.push(agent)
     }
-  })
-  after(async () => {
-    await app?.stop()
-    await devnet?.close()
   })
 
   const settlementsOf = (payer: string) => settleCalls.filter((from) => from === payer.toLowerCase()).length
@@ -113,7 +104,7 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
       ['payment to someone else', { ...good, paymentPayload: await agent.signPayment(requirements, { to: agent.address }) }, 402, ''],
     ]
     for (const [name, body, status, code] of cases) {
-      const response = await postJson(`${app.url}/api/x402/looksmaxx`, body)
+      const response = await app.post(`/api/x402/looksmaxx`, body)
       assert.equal(response.status, status, `${name}: ${JSON.stringify(response.body)}`)
       if (code) assert.equal(response.body.error.code, code, name)
       if (status === 402) {
@@ -122,23 +113,23 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
       }
     }
     // A payment valid for longer than maxTimeoutSeconds would lock the burns that long.
-    const longLived = await postJson(`${app.url}/api/x402/looksmaxx`, {
+    const longLived = await app.post(`/api/x402/looksmaxx`, {
       ...good,
       paymentPayload: await agent.signPayment(requirements, { validBefore: BigInt(Math.floor(Date.now() / 1000)) + 3600n }),
     })
     assert.equal(longLived.status, 402, JSON.stringify(longLived.body))
     assert.match(longLived.body.error, /invalid_exact_evm_payload_authorization_valid_before/)
     // The standard X-PAYMENT header, present but not base64 JSON: 400, not 402.
-    const malformedHeader = await postJson(`${app.url}/api/x402/looksmaxx`, { ...good, paymentPayload: undefined }, { 'X-PAYMENT': '%%% not base64 json %%%' })
+    const malformedHeader = await app.post(`/api/x402/looksmaxx`, { ...good, paymentPayload: undefined }, { 'X-PAYMENT': '%%% not base64 json %%%' })
     assert.equal(malformedHeader.status, 400, JSON.stringify(malformedHeader.body))
     assert.equal(malformedHeader.body.error.code, 'INVALID_PAYMENT')
-    const oversized = await postJson(`${app.url}/api/x402/looksmaxx`, { ...good, image: Buffer.alloc(5 * 1024 * 1024, 7).toString('base64') })
+    const oversized = await app.post(`/api/x402/looksmaxx`, { ...good, image: Buffer.alloc(5 * 1024 * 1024, 7).toString('base64') })
     assert.ok([400, 413].includes(oversized.status), `oversized image: ${oversized.status}`)
     assert.equal(await agent.usdmBalance(), usdm, 'no USDm moved')
     assert.equal(await submissions(), 0, 'no claim was left behind')
 
     // The same burns, now with a good payment, still redeem.
-    const ok = await postJson(`${app.url}/api/x402/looksmaxx`, good)
+    const ok = await app.post(`/api/x402/looksmaxx`, good)
     assert.equal(ok.status, 200, JSON.stringify(ok.body))
     assert.equal(usdm - (await agent.usdmBalance()), E18)
     assert.equal(settlementsOf(agent.address), 1, 'only the good payment was ever settled')
@@ -159,13 +150,13 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
       beforeSettle = undefined
       await agent.send(transferUsdm(elsewhere.address, usdm))
     }
-    const refused = await postJson(`${app.url}/api/x402/looksmaxx`, { ...body, paymentPayload: await agent.signPayment(requirements) })
+    const refused = await app.post(`/api/x402/looksmaxx`, { ...body, paymentPayload: await agent.signPayment(requirements) })
     assert.equal(beforeSettle, undefined, 'the settle call was reached, so verify had accepted')
     assert.equal(refused.status, 402, JSON.stringify(refused.body))
     assert.match(refused.body.error, /did not settle: insufficient_funds/)
     assert.equal(refused.headers.get('x-402-version'), '1')
     assert.equal(await agent.nftBalance(), nfts, 'nothing minted')
-    const claim = await getJson(`${app.url}/api/x402/looksmaxx/${burnTxHash}`)
+    const claim = await app.get(`/api/x402/looksmaxx/${burnTxHash}`)
     assert.equal(claim.status, 404, 'the claim was released')
     assert.equal(claim.body.error.code, 'NOT_FOUND')
     assert.equal(await settleTxsOf(agent.address), 0, 'no settlement transaction was signed')
@@ -173,7 +164,7 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     // The USDm comes back; the same burns redeem with a good payment.
     await elsewhere.send(transferUsdm(agent.address, usdm))
     const settleTxs = await settleTxsOf(agent.address)
-    const ok = await postJson(`${app.url}/api/x402/looksmaxx`, { ...body, paymentPayload: await agent.signPayment(requirements) })
+    const ok = await app.post(`/api/x402/looksmaxx`, { ...body, paymentPayload: await agent.signPayment(requirements) })
     assert.equal(ok.status, 200, JSON.stringify(ok.body))
     assert.equal(await agent.ownerOf(BigInt(ok.body.tokenId)), agent.address)
     assert.equal((await agent.nftBalance()) - nfts, 1n, 'one NFT')
@@ -189,9 +180,9 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     const bad = await broke.signPayment(requirements)
     // The burner lets that wallet pay (RedeemBurn for that payer), so the payment itself is judged.
     const consent = await agent.signRedeem({ burnTxHash, devTxHash, image, payer: broke.address })
-    const refused = await postJson(`${app.url}/api/x402/looksmaxx`, { burnTxHash, devTxHash, burnerAddress: agent.address, image, ...consent, paymentPayload: bad })
+    const refused = await app.post(`/api/x402/looksmaxx`, { burnTxHash, devTxHash, burnerAddress: agent.address, image, ...consent, paymentPayload: bad })
     assert.equal(refused.status, 402, JSON.stringify(refused.body))
-    const ok = await postJson(`${app.url}/api/x402/looksmaxx`, {
+    const ok = await app.post(`/api/x402/looksmaxx`, {
       burnTxHash, devTxHash, burnerAddress: agent.address, image, paymentPayload: await agent.signPayment(requirements),
     })
     assert.equal(ok.status, 200, JSON.stringify(ok.body))
@@ -204,7 +195,7 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     const usdm = await agent.usdmBalance()
     const nfts = await agent.nftBalance()
     const generationsBefore = generations
-    const responses = await Promise.all(Array.from({ length: 8 }, () => postJson(`${app.url}/api/x402/looksmaxx`, body)))
+    const responses = await Promise.all(Array.from({ length: 8 }, () => app.post(`/api/x402/looksmaxx`, body)))
     const statuses = responses.map((r) => r.status).sort()
     assert.deepEqual(statuses, [200, 409, 409, 409, 409, 409, 409, 409], JSON.stringify(responses.map((r) => r.body)))
     assert.equal(usdm - (await agent.usdmBalance()), E18, 'one settlement')
@@ -219,7 +210,7 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     const { burnTxHash, devTxHash } = await agent.burn()
     const usdm = await agent.usdmBalance()
     generatorFailures = 2
-    const response = await postJson(`${app.url}/api/x402/looksmaxx`, {
+    const response = await app.post(`/api/x402/looksmaxx`, {
       burnTxHash, devTxHash, burnerAddress: agent.address, image, paymentPayload: await agent.signPayment(requirements),
     })
     assert.equal(response.status, 200, JSON.stringify(response.body))
@@ -227,7 +218,7 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     assert.equal(await agent.ownerOf(BigInt(response.body.tokenId)), agent.address)
     assert.equal(await agent.nftBalance(), 1n)
     assert.equal(usdm - (await agent.usdmBalance()), E18)
-    const status = await getJson(`${app.url}/api/x402/looksmaxx/${burnTxHash}`)
+    const status = await app.get(`/api/x402/looksmaxx/${burnTxHash}`)
     assert.equal(status.body.steps.filter((s: any) => s.step === 'generated').length, 1)
   })
 
@@ -239,12 +230,12 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
     const nfts = await agent.nftBalance()
     // Another service on its own database, with the same generator and keys (the senders take
     // the chain's pending nonce), whose POST waits 1 s instead of the suite's 30.
-    const quick = await startTestApp({ rpcUrl: devnet.url, database, env: { ...quickRetries, LOOKSMAXX_WAIT_SECONDS: '1' }, images: flaky })
+    const quick = await app.another({ database, env: { ...quickRetries, LOOKSMAXX_WAIT_SECONDS: '1' }, images: flaky })
     const settleTxs = await settleTxsOf(agent.address, quick)
     generatorDown = true
     let recovered = false
     try {
-      const response = await postJson(`${quick.url}/api/x402/looksmaxx`, {
+      const response = await quick.post(`/api/x402/looksmaxx`, {
         burnTxHash, devTxHash, burnerAddress: agent.address, image, paymentPayload: await agent.signPayment(requirements),
       })
       assert.equal(response.status, 502, JSON.stringify(response.body))

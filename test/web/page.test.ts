@@ -2,8 +2,7 @@ import { test, before, after } from 'node:test'
 import { requires } from '../support/env.ts'
 import assert from 'node:assert/strict'
 import { encodeFunctionData, erc20Abi } from 'viem'
-import { startTestDevnet } from '../support/devnet.ts'
-import { startTestApp, getJson, postJson, type TestApp } from '../support/app.ts'
+import { useApp, type TestDevnet } from '../support/harness.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { hasChromium, startBrowser, CHROMIUM, type TestBrowser } from '../support/browser.ts'
 import { testAccount } from '../support/accounts.ts'
@@ -17,8 +16,8 @@ const skip = requires('chromium', hasChromium(), `no Chromium at ${CHROMIUM}: ru
 const DEAD = '0x000000000000000000000000000000000000dEaD'
 const E18 = 10n ** 18n
 
-let devnet: Awaited<ReturnType<typeof startTestDevnet>>
-let app: TestApp
+let devnet: TestDevnet
+const app = useApp({ env: { INDEXER_POLL_MS: '200' } })
 let browser: TestBrowser
 let holder: Agent
 let image: string
@@ -26,15 +25,14 @@ let firstTokenId: string
 
 async function looksmaxx(who: Agent): Promise<string> {
   const { burnTxHash, devTxHash } = await who.burn()
-  const { status, body } = await postJson(`${app.url}/api/generate`, { burnTxHash, devTxHash, burnerAddress: who.address, image, ...(await who.signRedeem({ burnTxHash, devTxHash, image })) })
+  const { status, body } = await app.post(`/api/generate`, { burnTxHash, devTxHash, burnerAddress: who.address, image, ...(await who.signRedeem({ burnTxHash, devTxHash, image })) })
   assert.equal(status, 200, JSON.stringify(body))
   return body.tokenId
 }
 
 before(async () => {
   if (skip) return
-  devnet = await startTestDevnet()
-  app = await startTestApp({ rpcUrl: devnet.url, env: { INDEXER_POLL_MS: '200' } })
+  devnet = app.devnet
   image = await portraitBase64()
   holder = await createAgent(app.url, devnet.url, 4) // the demo holder: tokens, a .mega name
   firstTokenId = await looksmaxx(holder)
@@ -42,8 +40,6 @@ before(async () => {
 })
 after(async () => {
   await browser?.close()
-  await app?.stop()
-  await devnet?.close()
 })
 
 test('/ shows the price, the gallery, the chadboard, the chart and the API reference, and burns appear without a reload', { skip }, async () => {
@@ -77,7 +73,7 @@ test('/ shows the price, the gallery, the chadboard, the chart and the API refer
   assert.match(await row.textContent() ?? '', /225,000/)
   assert.equal(await page.locator('#chart canvas').count(), 1, 'the chart draws on a canvas')
 
-  const openapi = (await getJson(`${app.url}/.well-known/openapi.json`)).body
+  const openapi = (await app.get(`/.well-known/openapi.json`)).body
   const operationIds = Object.values(openapi.paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) => Object.values(item).map((op) => op.operationId))
   await page.waitForSelector('#api-reference details.op')
   const listed = await page.$$eval('#api-reference details.op', (ops) => ops.map((op) => op.getAttribute('data-operation-id')))
@@ -203,7 +199,7 @@ test('pages and assets: HTML revalidated, hashed assets immutable with their typ
   assert.ok(!html.includes('http://') && !html.includes('https://'), 'no asset from another origin (no CDN)')
 
   for (const path of ['/assets/home-NOPE.js', '/assets/../package.json', '/index.html']) {
-    const { status, body } = await getJson(`${app.url}${path}`)
+    const { status, body } = await app.get(`${path}`)
     assert.equal(status, 404, path)
     assert.equal(body.error.code, 'NOT_FOUND', path)
   }
