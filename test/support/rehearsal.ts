@@ -1,0 +1,123 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { DEVNET_PRIVATE_KEYS, roles } from '../../src/chain/devnet-accounts.ts'
+import type { RehearsalDevnet } from '../../src/devnet/rehearsal/start-rehearsal-devnet.ts'
+import { startServiceProcess } from './service-process.ts'
+import { startRpcProxy } from './rpc-proxy.ts'
+
+/** What the rehearsal needs of the public-provider-like proxy (src/devnet/public-rpc-proxy.ts). */
+export type RehearsalProxy = {
+  url: string
+  requests(): number
+  countsByMethod(): Record<string, number>
+  faults(): Record<string, number>
+  close(): Promise<void>
+}
+
+/** MegaETH's public RPC as the rehearsal plays it: eth_getLogs capped, a request rate, a few 5xx and timeouts. */
+export const PUBLIC_PROVIDER = {
+  maxLogsRange: 10_000,
+  maxLogsResults: 10_000,
+  requestsPerSecond: 100,
+  serverErrorRate: 0.01,
+  timeoutRate: 0.002,
+  wsIdleMs: 30_000,
+  logsErrorStyle: 'infura',
+} as const
+
+/**
+ * The proxy in front of the rehearsal devnet: `limits` as PUBLIC_PROVIDER (or none, the
+ * baseline). The proxy module is imported by a computed path while the branch that builds it
+ * is not merged; without it, the test-support proxy (a range cap only) stands in.
+ */
+export async function startRehearsalProxy(target: string, limits: Record<string, unknown> | undefined): Promise<RehearsalProxy> {
+  const modulePath = '../../src/devnet/public-rpc-proxy.ts'
+  const found = (await import(modulePath).catch(() => undefined)) as { startPublicRpcProxy(target: string, behaviour: Record<string, unknown>): Promise<RehearsalProxy> } | undefined
+  if (found) return found.startPublicRpcProxy(target, limits ?? {})
+  const proxy = await startRpcProxy(target, limits ? { maxLogsRange: Number(limits.maxLogsRange) } : {})
+  return {
+    url: proxy.url,
+    requests: proxy.requests,
+    countsByMethod: () => proxy.calls().reduce<Record<string, number>>((counts, c) => ((counts[c.method] = (counts[c.method] ?? 0) + 1), counts), {}),
+    faults: () => ({}),
+    close: proxy.close,
+  }
+}
+
+/**
+ * The service as production runs it (the compiled entry, a process of its own) with the
+ * mainnet profile, its RPC pointed at `rpcUrl`: only what a devnet cannot reproduce is
+ * overridden (the pool, whose mainnet address derives from Kumbaya's unrecorded factory; the
+ * keys, devnet accounts 0–2; the facilitator is the built-in one).
+ */
+export async function startMainnetService(devnet: RehearsalDevnet, rpcUrl: string, env: Record<string, string> = {}) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-rehearsal-'))
+  const { deployment } = devnet.info
+  const contractsFile = path.join(dataDir, 'contracts.json')
+  await writeFile(contractsFile, JSON.stringify({ contracts: deployment.contracts, fundWallet: deployment.fundWallet, facilitator: deployment.facilitator, agentId: deployment.agentId }))
+  const started = performance.now()
+  const service = await startServiceProcess({
+    CONTRACTS_FILE: contractsFile,
+    RPC_URL: rpcUrl,
+    PUBLIC_RPC_URL: rpcUrl,
+    START_BLOCK: '0',
+    DATA_DIR: dataDir,
+    MINTER_PRIVATE_KEY: DEVNET_PRIVATE_KEYS[roles.deployer],
+    RELAYER_PRIVATE_KEY: DEVNET_PRIVATE_KEYS[roles.relayer],
+    FACILITATOR_PRIVATE_KEY: DEVNET_PRIVATE_KEYS[roles.facilitator],
+    RATE_LIMIT_WRITES_PER_MINUTE: '0',
+    RATE_LIMIT_WALLET_WRITES_PER_MINUTE: '0',
+    RATE_LIMIT_EXPENSIVE_PER_MINUTE: '0',
+    ...env,
+  })
+  const listeningMs = performance.now() - started
+  return {
+    ...service,
+    listeningMs,
+    startedAt: started,
+    /** Resident memory of the service process now, in bytes. */
+    rssBytes(): number | undefined {
+      try {
+        const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${service.child.pid}/status`, 'utf8'))?.[1]
+        return kb ? Number(kb) * 1024 : undefined
+      } catch {
+        return undefined
+      }
+    },
+    async stop() {
+      await service.stop()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export type Readiness = { ready: boolean; indexed: number | null; head: number | null }
+
+export async function readiness(serviceUrl: string): Promise<Readiness> {
+  const response = await fetch(`${serviceUrl}/readyz`)
+  const body = (await response.json()) as any
+  const checks = body.status === 'ready' ? body.checks : body.error?.details?.checks
+  // /readyz says the head (the rpc check) and how far behind it the indexer is.
+  const head = checks?.rpc?.head == null ? null : Number(checks.rpc.head)
+  const lag = checks?.indexer?.lag
+  return { ready: response.status === 200, indexed: head !== null && typeof lag === 'number' ? head - lag : null, head }
+}
+
+/**
+ * Waits until the service's indexer has read up to `head`: the moments it first answered
+ * /readyz 200 and reached `head`, in ms after `since`. Polls every `pollMs` (each poll reads
+ * the head through the same RPC: counted with the backfill's requests).
+ */
+export async function waitBackfilled(serviceUrl: string, head: number, options: { since: number; timeoutMs: number; pollMs?: number }) {
+  let readyMs: number | undefined
+  const deadline = Date.now() + options.timeoutMs
+  for (;;) {
+    const state = await readiness(serviceUrl).catch(() => undefined)
+    if (state?.ready && readyMs === undefined) readyMs = performance.now() - options.since
+    if (state?.indexed != null && state.indexed >= head) return { readyMs: readyMs ?? performance.now() - options.since, backfilledMs: performance.now() - options.since }
+    if (Date.now() > deadline) throw new Error(`the backfill did not reach block ${head} within ${options.timeoutMs} ms (indexed ${state?.indexed})`)
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 250))
+  }
+}
