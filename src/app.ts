@@ -7,8 +7,10 @@ import { redactUrl, secretUrlsOf } from './config/redact-url.ts'
 import type { Context } from './context.ts'
 import { chatAgent } from './chat/agent.ts'
 import { createChain, type Chain } from './chain/clients.ts'
-import { readDeploymentFile, readDevnetDeployment, type Deployment } from './chain/deployment.ts'
+import { readDeploymentFile, readDevnetDeployment, withContractOverrides, type Deployment } from './chain/deployment.ts'
 import { PUBLIC_MAINNET_RPC } from './chain/constants.ts'
+import { missingContracts } from './chain/contract-names.ts'
+import { CONTRACT_VARIABLE, absentFor } from './chain/not-deployed.ts'
 import { openDb, resetData, serviceDbConfig, type Db } from './store/db.ts'
 import { getMeta, setMeta } from './store/meta.ts'
 import { createResponseCache } from './cache/response-cache.ts'
@@ -107,7 +109,7 @@ function createIpfs(config: Config, baseUrl: () => string): IpfsPinner {
 export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<App> {
   const log = options.log ?? createLogger(config.LOG_LEVEL, { secretUrls: secretUrlsOf(config) })
   const rpcUrl = config.RPC_URL ?? `http://127.0.0.1:${config.DEVNET_RPC_PORT}`
-  const deployment: Deployment = config.CONTRACTS_FILE
+  const read: Deployment = config.CONTRACTS_FILE
     ? await readDeploymentFile(config.CONTRACTS_FILE, {
         fundWallet: config.FUND_WALLET,
         facilitator: config.FACILITATOR_ADDRESS,
@@ -115,6 +117,12 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
         throw new StartupError('CONTRACTS_FILE', `cannot use ${config.CONTRACTS_FILE}: ${describeFileProblem(cause)}`, { cause })
       })
     : await readDevnetDeployment(rpcUrl)
+  let deployment: Deployment
+  try {
+    deployment = withContractOverrides(read, config.CONTRACT_ADDRESSES)
+  } catch (cause) {
+    throw new StartupError('CONTRACT_ADDRESSES', (cause as Error).message, { cause })
+  }
 
   const db = await (options.db ?? openDb(serviceDbConfig(config))).catch((cause) => {
     throw config.DATABASE_URL ? new StartupError('DATABASE_URL', `cannot open the database at ${redactUrl(config.DATABASE_URL)}: ${(cause as Error).message}`, { cause }) : cause
@@ -223,6 +231,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     clock: options.clock ?? Date.now,
     chat: chatAgent,
   } as Omit<Context, 'serving'> as Context
+  reportMissingContracts(deployment, ctx.operations, log)
   // Serving (limits, cache, freshness) needs the context it serves from: one runtime for HTTP, MCP and chat.
   ctx.serving = createServing(ctx, createLimits(config, { redis: limitsRedis }))
   const roles = parseRoles(config.ROLE)
@@ -280,6 +289,20 @@ async function followDevnetBoot(db: Db, bootId: string, log: Logger) {
     await resetData(db)
   }
   if (known !== bootId) await setMeta(db, 'devnet_boot_id', bootId)
+}
+
+/**
+ * One line at start-up naming the contracts this deployment lacks (the DeFi side on MegaETH
+ * mainnet) and the operations that answer 503 NOT_DEPLOYED for it; nothing when none is missing.
+ */
+function reportMissingContracts(deployment: Deployment, operations: readonly AnyOperation[], log: Logger): void {
+  const missing = missingContracts(deployment.contracts)
+  if (missing.length === 0) return
+  const refused = operations.filter((op) => absentFor(op, deployment.contracts).length > 0).map((op) => op.id)
+  log.warn(
+    { missing, operations: refused, variable: CONTRACT_VARIABLE },
+    `not deployed on this network: ${missing.join(', ')}; ${refused.length} operations that need them answer 503 NOT_DEPLOYED until ${CONTRACT_VARIABLE} (or CONTRACTS_FILE) supplies them`,
+  )
 }
 
 /** What is wrong with a deployment file, in a line: missing, not JSON, or which fields are off. */

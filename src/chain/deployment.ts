@@ -1,14 +1,18 @@
 import { readFile } from 'node:fs/promises'
 import { getAddress } from 'viem'
 import { z } from 'zod'
-import { coreContractNames, defiContractNames, type ContractAddresses } from './contract-names.ts'
+import { coreContractNames, optionalContractNames, type ContractAddresses } from './contract-names.ts'
 import { AppError } from '../errors/app-error.ts'
+import { CHAIN_ID } from './constants.ts'
 
 const addressField = z.string().regex(/^0x[0-9a-fA-F]{40}$/).transform((a) => getAddress(a))
 
+/** An optional contract may be missing or null (a deployment file says so explicitly). */
+const optionalAddress = addressField.nullable().optional().transform((a) => a ?? undefined)
+
 const contractsSchema = z.object({
   ...Object.fromEntries(coreContractNames.map((name) => [name, addressField])),
-  ...Object.fromEntries(defiContractNames.map((name) => [name, addressField.optional()])),
+  ...Object.fromEntries(optionalContractNames.map((name) => [name, optionalAddress])),
 }) as unknown as z.ZodType<ContractAddresses>
 
 /** Where the service's contracts live and who the fixed counterparties are. */
@@ -61,6 +65,8 @@ export async function readDevnetDeployment(rpcUrl: string): Promise<Deployment> 
 }
 
 const fileSchema = z.object({
+  // The service speaks chain 4326 only: a profile of another chain is refused, not half used.
+  network: z.object({ chainId: z.literal(CHAIN_ID).optional() }).passthrough().optional(),
   contracts: contractsSchema,
   fundWallet: addressField,
   facilitator: addressField,
@@ -68,8 +74,9 @@ const fileSchema = z.object({
 })
 
 /**
- * Reads a production deployment file: `{ contracts: {name: address}, fundWallet, facilitator }`.
- * FUND_WALLET and FACILITATOR_ADDRESS, when set, override the file.
+ * Reads a production deployment file: `{ contracts: {name: address}, fundWallet, facilitator }`
+ * (deploy/megaeth.json is one; its `network` section is read by the configuration). FUND_WALLET,
+ * FACILITATOR_ADDRESS and CONTRACT_ADDRESSES, when set, override the file.
  */
 export async function readDeploymentFile(
   path: string,
@@ -81,4 +88,22 @@ export async function readDeploymentFile(
     ...(overrides.fundWallet ? { fundWallet: overrides.fundWallet } : {}),
     ...(overrides.facilitator ? { facilitator: overrides.facilitator } : {}),
   })
+}
+
+/**
+ * The deployment with CONTRACT_ADDRESSES applied: each named contract replaced, or removed
+ * (null) when it is optional. A name the registry does not know, or a core contract removed, is
+ * refused with a message naming it.
+ */
+export function withContractOverrides(deployment: Deployment, overrides: Record<string, string | null> | undefined): Deployment {
+  if (!overrides || Object.keys(overrides).length === 0) return deployment
+  const core = new Set<string>(coreContractNames)
+  const optional = new Set<string>(optionalContractNames)
+  const contracts: Record<string, string | undefined> = { ...deployment.contracts }
+  for (const [name, address] of Object.entries(overrides)) {
+    if (!core.has(name) && !optional.has(name)) throw new Error(`${JSON.stringify(name)} is no contract name; expected one of ${[...core, ...optional].join(', ')}`)
+    if (address === null && core.has(name)) throw new Error(`${name} cannot be removed: the service needs it (only ${[...optional].join(', ')} may be none)`)
+    contracts[name] = address === null ? undefined : getAddress(address)
+  }
+  return { ...deployment, contracts: contracts as ContractAddresses }
 }

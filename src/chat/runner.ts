@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { z } from 'zod'
 import type { Context } from '../context.ts'
+import { absentFor } from '../chain/not-deployed.ts'
 import type { AnyOperation, HttpMethod } from '../operations/define.ts'
 import { valueOf } from '../operations/runtime/serve.ts'
 import { toAppError } from '../operations/runtime/errors.ts'
@@ -61,6 +62,8 @@ async function callOperation(ctx: Context, op: AnyOperation, raw: unknown): Prom
 /** The runner of one chat request over this context's registry. */
 export function createRunner(ctx: Context): Runner {
   const deployed = new Set(ctx.operations.map((op) => op.id))
+  // A call to suggest must work here: not one whose contracts this network lacks (it would answer 503 NOT_DEPLOYED).
+  const suggestable = (op: ChatOperation) => deployed.has(op.id) && absentFor(op as unknown as AnyOperation, ctx.chain.contracts).length === 0
   return {
     has: (operation) => deployed.has(operation.id),
     async run(operation, raw) {
@@ -82,7 +85,7 @@ export function createRunner(ctx: Context): Runner {
       }
     },
     action({ operation, input, label }) {
-      if (!deployed.has(operation.id)) return undefined
+      if (!suggestable(operation)) return undefined
       const body = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined))
       // A suggestion must be a valid call: it is dropped if the operation would refuse it.
       if (!operation.input.safeParse(body).success) return undefined

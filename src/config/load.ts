@@ -1,5 +1,6 @@
 import { envSchema, type Env, type EnvInput } from './schema.ts'
 import { CREDENTIAL_URL_VARIABLES, redactUrl } from './redact-url.ts'
+import { profileDefaults } from './network-profile.ts'
 
 export class ConfigError extends Error {
   override name = 'ConfigError'
@@ -29,14 +30,22 @@ export type Config = Readonly<
 /**
  * Parses the environment once. A wrong value stops start-up with a message naming each
  * variable, what it got and what it expected; secrets are never echoed, and of a URL that may
- * hold a credential only its scheme and host.
+ * hold a credential only its scheme and host. A network profile (NETWORK, or the `network`
+ * section of CONTRACTS_FILE) fills in the variables the environment leaves unset.
  */
 export function loadConfig(env: EnvInput | NodeJS.ProcessEnv = process.env): Config {
-  const known = Object.fromEntries(
+  const set = Object.fromEntries(
     Object.keys(envSchema.shape)
       .map((key) => [key, env[key as keyof typeof env]])
       .filter(([, value]) => value !== undefined && value !== ''),
-  )
+  ) as Record<string, string>
+  let defaults: Record<string, string>
+  try {
+    defaults = profileDefaults(set)
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`)
+  }
+  const known = { ...defaults, ...set }
   const parsed = envSchema.safeParse(known)
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {

@@ -12,6 +12,23 @@ const secretString = z.string().min(1).transform(secret)
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected 0x followed by 40 hex digits')
 const positiveInt = z.coerce.number().int().positive()
 const nonNegativeInt = z.coerce.number().int().min(0)
+/**
+ * `name=0x…` pairs, comma-separated: contract addresses that replace those of the deployment
+ * (CONTRACTS_FILE, the profile, the devnet). `none` removes an optional contract. The names are
+ * checked against the contract registry when the deployment is read (chain/deployment.ts).
+ */
+const contractAddresses = z.string().transform((value, ctx): Record<string, string | null> => {
+  const out: Record<string, string | null> = {}
+  for (const entry of value.split(',').map((e) => e.trim()).filter(Boolean)) {
+    const match = /^(\w+)\s*=\s*(0x[0-9a-fA-F]{40}|none)$/.exec(entry)
+    if (!match) {
+      ctx.addIssue({ code: 'custom', message: `expected name=0x followed by 40 hex digits (or name=none), got ${JSON.stringify(entry)}` })
+      return z.NEVER
+    }
+    out[match[1]!] = match[2] === 'none' ? null : match[2]!
+  }
+  return out
+})
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes')
@@ -70,18 +87,25 @@ export const envSchema = z.object({
     .default('all')
     .describe('What this process runs: all, or a comma-separated set of api (HTTP API and MCP), worker (owed submissions), indexer (follows the chain). See Production layout.'),
 
+  NETWORK: z
+    .enum(['devnet', 'megaeth'])
+    .default('devnet')
+    .describe('devnet: the embedded devnet (or RPC_URL and CONTRACTS_FILE). megaeth: the shipped MegaETH mainnet profile deploy/megaeth.json (contracts, RPC, explorer, start block); every variable set overrides it. See MegaETH mainnet.'),
   RPC_URL: url
     .optional()
-    .describe('JSON-RPC URL of the chain (chain ID 4326). Unset: start or reuse the embedded devnet.'),
+    .describe('JSON-RPC URL of the chain (chain ID 4326). Unset: start or reuse the embedded devnet (NETWORK=megaeth: the public MegaETH RPC).'),
   PUBLIC_RPC_URL: url
     .optional()
-    .describe('RPC URL announced to clients as chain.rpc. Default: the devnet\'s URL on the embedded devnet; with CONTRACTS_FILE, MegaETH\'s public RPC (https://mainnet.megaeth.com/rpc), never RPC_URL, which may hold a provider key.'),
+    .describe('RPC URL announced to clients as chain.rpc. Default: the devnet\'s URL on the embedded devnet; with CONTRACTS_FILE, its network.rpc (NETWORK=megaeth: https://mainnet.megaeth.com/rpc), else MegaETH\'s public RPC; never RPC_URL, which may hold a provider key.'),
   DEVNET_RPC_PORT: port.default(8545).describe('Port of the embedded devnet JSON-RPC (embedded mode).'),
   EXPLORER_URL: url.default('https://megaexplorer.xyz').describe('Block explorer base URL used in links.'),
   CONTRACTS_FILE: z
     .string()
     .optional()
-    .describe('JSON file mapping contract names to addresses (production). Unset: read from the devnet.'),
+    .describe('JSON file mapping contract names to addresses (production; deploy/megaeth.json is one). Unset: read from the devnet (NETWORK=megaeth: deploy/megaeth.json).'),
+  CONTRACT_ADDRESSES: contractAddresses
+    .optional()
+    .describe('Comma-separated name=0x… pairs that replace addresses of the deployment (e.g. pair=0x…,governance=0x…); name=none removes an optional contract. Supplies a contract the profile lacks (its operations answer 503 NOT_DEPLOYED until then).'),
   FUND_WALLET: address.optional().describe('Fund ("tren fund") wallet receiving half of each burn (production).'),
   FACILITATOR_ADDRESS: address.optional().describe('x402 payTo address (production; the facilitator).'),
   CONFIRMATIONS: nonNegativeInt.default(0).describe('Blocks a burn must be buried under before it is accepted.'),
@@ -155,7 +179,7 @@ export const envSchema = z.object({
     .describe("How often each hot key's nonce on chain is read while one of its transactions waits for a block (never when none does)."),
   INDEXER_POLL_MS: positiveInt.default(1000).describe('How often the indexer looks for new blocks.'),
   INDEXER_PAGE_SIZE: positiveInt.default(2000).describe('Largest block range of one eth_getLogs call (halved when the RPC refuses).'),
-  START_BLOCK: nonNegativeInt.optional().describe('First block the indexer reads (production: the deployment block). Default: the devnet\'s deployBlock (after its seed), else 0.'),
+  START_BLOCK: nonNegativeInt.optional().describe('First block the indexer reads (production: the deployment block). Default: the devnet\'s deployBlock (after its seed), else the deployment file\'s network.startBlock, else 0.'),
   AGENT_ID: positiveInt.optional().describe('ERC-8004 agent ID of the service (production). Default: the devnet registration.'),
   SSE_LIFETIME_MS: positiveInt.default(55_000).describe('The event stream closes itself after this long (clients reconnect with Last-Event-ID).'),
   SSE_HEARTBEAT_MS: positiveInt.default(15_000).describe('Interval of heartbeat events on the event stream.'),

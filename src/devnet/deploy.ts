@@ -6,7 +6,7 @@ import { compileContracts, type CompiledContracts } from './compile.ts'
 import { loadDexArtifacts } from './artifacts.ts'
 import { devnetAccount, roles } from '../chain/devnet-accounts.ts'
 import { createViemChain } from '../chain/clients.ts'
-import type { ContractAddresses } from '../chain/contract-names.ts'
+import type { AllContractAddresses } from '../chain/contract-names.ts'
 import { deployDefi } from './deploy-defi.ts'
 import { placePermit2 } from './deploy-permit2.ts'
 
@@ -22,7 +22,7 @@ const POOL_FEE = 10_000
 const FULL_RANGE_TICK = 887_200
 
 export type Deployment = {
-  contracts: ContractAddresses
+  contracts: AllContractAddresses
   deployBlock: number
   agentId: string
 }
@@ -151,7 +151,7 @@ export async function deployAll(provider: JsonRpcHandler, options: { agentUri: s
   await rpc('evm_setNextBlockTimestamp', [toHex(Math.floor(Date.now() / 1000))])
   await rpc('evm_mine', [])
 
-  const contracts: ContractAddresses = {
+  const contracts: AllContractAddresses = {
     token, secondToken, usdm, usdmForwarder, nft, relayer, referral, identityRegistry, reputationRegistry, names,
     multicall3: MULTICALL3_ADDRESS, weth: getAddress(WETH_ADDRESS), uniswapV3Factory, positionManager, quoterV2, swapRouter, pool,
     ...defi,

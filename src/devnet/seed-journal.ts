@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { callProvider, type JsonRpcHandler } from './edr-provider.ts'
-import type { ContractAddresses } from '../chain/contract-names.ts'
+import type { AllContractAddresses } from '../chain/contract-names.ts'
 
 /**
  * The deployed and seeded devnet, kept as the journal of the state-changing requests the seed
@@ -23,7 +23,7 @@ export type SeedJournal = {
   genesisTime: number
   nowSeconds: number
   entries: JournalEntry[]
-  deployment: { contracts: ContractAddresses; deployBlock: number; agentId: string }
+  deployment: { contracts: AllContractAddresses; deployBlock: number; agentId: string }
 }
 
 type JournalEntry = {

@@ -8,7 +8,7 @@ import { createSimulateV1, trackImpersonation } from './simulate-v1.ts'
 import { readSeedJournal, recordSeed, replaySeed, seedKey, writeSeedJournal, SEED_JOURNAL_FORMAT, type SeedJournal } from './seed-journal.ts'
 import { BURN_ADDRESS } from '../chain/constants.ts'
 import { devnetAccount, roles } from '../chain/devnet-accounts.ts'
-import type { ContractAddresses } from '../chain/contract-names.ts'
+import type { AllContractAddresses } from '../chain/contract-names.ts'
 
 export type DevnetInfo = {
   bootId: string
@@ -16,7 +16,7 @@ export type DevnetInfo = {
   startedAt: string
   deployBlock: number
   agentId: string
-  contracts: ContractAddresses
+  contracts: AllContractAddresses
   accounts: {
     deployer: `0x${string}`
     relayer: `0x${string}`

@@ -32,6 +32,7 @@ export const errorCodes = {
   RELAY_FAILED: { status: 500, meaning: 'The relayed transaction failed on chain.' },
   UPSTREAM_FAILED: { status: 502, meaning: 'A dependency (RPC, DEX quoter, image generator, IPFS) failed.' },
   DEX_QUOTE_FAILED: { status: 502, meaning: 'The DEX quoter could not price the trade.' },
+  NOT_DEPLOYED: { status: 503, meaning: 'A contract the operation needs has no address on this network (MegaETH mainnet records none for the DeFi side); details.contracts names it and details.variable the setting that supplies it.' },
   SERVICE_UNAVAILABLE: { status: 503, meaning: 'The service is starting or shutting down, or this instance serves as many event streams as it may.' },
 } as const satisfies Record<string, { status: number; meaning: string }>
 

@@ -3,6 +3,7 @@ import type { ErrorCode } from '../errors/codes.ts'
 import type { Context } from '../context.ts'
 import type { Topic } from '../cache/freshness.ts'
 import type { ToolGroupName } from './tool-groups.ts'
+import type { OptionalContractName } from '../chain/contract-names.ts'
 
 export type HttpMethod = 'GET' | 'POST'
 
@@ -89,6 +90,12 @@ export type Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
   responseHeaders?: Record<number, HeaderDoc[]>
   /** Public error codes the handler may raise besides INVALID_INPUT and INTERNAL_ERROR. */
   errors: ErrorCode[]
+  /**
+   * Contracts the operation cannot answer without, among those a deployment may lack (MegaETH
+   * mainnet has no DeFi addresses). Where one is absent every transport answers 503
+   * NOT_DEPLOYED naming it, before the input is read; OpenAPI documents that answer.
+   */
+  requires?: readonly OptionalContractName[]
   /** Serve the same answer to the same input for this long (server side and Cache-Control). */
   cacheSeconds?: number
   /**

@@ -143,6 +143,8 @@ export type AppOptions = {
    * start` does (the performance guards measure that); by default an in-process one from the pool.
    */
   embeddedDatabase?: 'pooled' | 'thread'
+  /** The service's logger (a test that reads what start-up logs); quiet by default. */
+  log?: CreateAppOptions['log']
 }
 
 /**
@@ -155,7 +157,7 @@ export async function buildApp(devnet: TestDevnet, options: AppOptions = {}): Pr
   // PGlite, or with TEST_BACKEND=postgres (the second leg of .ci/run) PostgreSQL and Redis.
   const backend = await testBackend(options.database)
   const config = testConfig({ DATA_DIR: dataDir, RPC_URL: options.rpcUrl?.(devnet) ?? devnet.url, ...backend.env, ...options.env })
-  const app = await createApp(config, testAppOptions(config, options.images, options.embeddedDatabase))
+  const app = await createApp(config, { ...testAppOptions(config, options.images, options.embeddedDatabase), ...(options.log ? { log: options.log } : {}) })
   const url = await app.listen()
   async function request(method: string, urlPath: string, init: { body?: unknown; headers?: Record<string, string>; payload?: string | Buffer } = {}): Promise<InjectResponse> {
     const json = init.body !== undefined

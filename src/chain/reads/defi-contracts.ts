@@ -1,11 +1,15 @@
-import { AppError } from '../../errors/app-error.ts'
 import type { Chain } from '../clients.ts'
-import type { DefiContractName } from '../contract-names.ts'
+import type { OptionalContractName } from '../contract-names.ts'
+import { notDeployed } from '../not-deployed.ts'
 
-/** The address of a DeFi contract, or an error naming the missing configuration. */
-export function defiAddress(chain: Chain, name: DefiContractName): `0x${string}` {
+/**
+ * The address of a contract a deployment may lack, or 503 NOT_DEPLOYED naming it. Operations
+ * declare what they need (`requires`) and the runtime refuses them before this; this is the
+ * backstop of a read that forgot.
+ */
+export function defiAddress(chain: Chain, name: OptionalContractName): `0x${string}` {
   const address = chain.contracts[name]
-  if (!address) throw new AppError('INTERNAL_ERROR', `The ${name} contract is not configured.`)
+  if (!address) throw notDeployed([name])
   return address
 }
 

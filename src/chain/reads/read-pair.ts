@@ -22,7 +22,7 @@ export type PairRead = PairState & {
 export async function readPair(chain: Chain, owner?: `0x${string}`): Promise<PairRead> {
   const pair = defiAddress(chain, 'pair')
   const token = chain.contracts.token
-  const secondToken = chain.contracts.secondToken
+  const secondToken = defiAddress(chain, 'secondToken')
   try {
     const results = await multicallList(chain, [
         { address: pair, abi: pairAbi, functionName: 'tokenA' },

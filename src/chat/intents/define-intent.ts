@@ -103,6 +103,16 @@ export function operationIntent<Op extends ChatOperation, Read extends ChatOpera
     async reply(ctx, runner) {
       const built = spec.input(ctx)
       const actions = (calls: Call[]) => calls.map((c) => runner.action(c)).filter((a): a is ChatAction => a !== undefined)
+      const refused = (operationId: string, outcome: { code: string; message: string }) => ({
+        answer:
+          outcome.code === 'NOT_DEPLOYED'
+            ? `I cannot answer that here: it needs a contract this network does not have. ${outcome.message}`
+            : `The ${operationId} call was refused (${outcome.code}): ${outcome.message}`,
+        data: null,
+        actions: actions(related(ctx)),
+        operationId,
+        error: { code: outcome.code, message: outcome.message },
+      })
       if (isMissing(built)) {
         const read = spec.whenMissing
         if (read && runner.has(read.operation)) {
@@ -111,21 +121,15 @@ export function operationIntent<Op extends ChatOperation, Read extends ChatOpera
           if (outcome.ok) {
             return { answer: read.answer(outcome.data, ctx, built), data: outcome.data as Record<string, unknown>, actions: actions([call(read.operation, readInput, 'The same data, directly')]), operationId: read.operation.id, error: null }
           }
+          // Asking for the missing part would not help: no input makes it work on this network.
+          if (outcome.code === 'NOT_DEPLOYED') return refused(read.operation.id, outcome)
         }
         const hint = built.hint.charAt(0).toUpperCase() + built.hint.slice(1)
         return { answer: `I understood "${ctx.intent.replace(/_/g, ' ')}". ${hint}`, data: null, actions: actions(related(ctx)), operationId: null, error: null }
       }
       const recipient = spec.pays && ctx.recipient && !ctx.recipientProblem ? ctx.recipient : null
       const outcome = await runner.run(spec.operation, built)
-      if (!outcome.ok) {
-        return {
-          answer: `The ${spec.operation.id} call was refused (${outcome.code}): ${outcome.message}`,
-          data: null,
-          actions: actions(related(ctx)),
-          operationId: spec.operation.id,
-          error: { code: outcome.code, message: outcome.message },
-        }
-      }
+      if (!outcome.ok) return refused(spec.operation.id, outcome)
       return {
         answer: spec.answer(outcome.data, ctx),
         data: outcome.data as Record<string, unknown>,

@@ -2,6 +2,8 @@ import { z } from 'zod'
 import { defineOperation } from '../define.ts'
 import { mcpTools } from '../mcp-tools.ts'
 import { chainInfo } from '../schemas.ts'
+import { missingContracts } from '../../chain/contract-names.ts'
+import { CONTRACT_VARIABLE, absentFor, contractLabel } from '../../chain/not-deployed.ts'
 import { AGENT_INTENTS, ENDPOINT_GROUPS } from './intents.ts'
 import { MCP_PATH } from '../runtime/paths.ts'
 import { legalLinks } from '../discovery/legal-links.ts'
@@ -32,7 +34,11 @@ export const getAgentIndex = defineOperation({
       recommendedFlow: z.array(z.string()),
       firstCall: z.object({ method: z.string(), url: z.string(), body: z.record(z.string(), z.unknown()).nullable() }),
     }),
-    contracts: z.record(z.string(), z.string().nullable()),
+    contracts: z.record(z.string(), z.string().nullable()).describe('Addresses by name; null: not deployed on this network (see notDeployed)'),
+    notDeployed: z
+      .object({ contracts: z.array(z.string()), operations: z.array(z.string()), note: z.string() })
+      .nullable()
+      .describe('The contracts this network lacks and the operations that answer 503 NOT_DEPLOYED for it; null when every contract is deployed'),
     endpoints: z.object({ discovery: group, naturalLanguage: group, reads: group, txBuilders: group, agentEconomy: group }),
     intents: z.array(z.string()),
     examples: z.array(z.object({ message: z.string(), returns: z.string() })),
@@ -51,6 +57,7 @@ export const getAgentIndex = defineOperation({
     const endpoints = { discovery: {}, naturalLanguage: {}, reads: {}, txBuilders: {}, agentEconomy: {} } as Record<string, Record<string, string>>
     for (const op of ctx.operations) endpoints[ENDPOINT_GROUPS[op.tags[0] ?? ''] ?? 'reads']![op.id] = `${op.method} ${op.path}`
     const c = ctx.chain.contracts
+    const missing = missingContracts(c)
     return {
       name: 'MegaChad burn-to-create',
       version: '2.0.0',
@@ -86,7 +93,7 @@ export const getAgentIndex = defineOperation({
       },
       contracts: {
         token: c.token,
-        secondToken: c.secondToken,
+        secondToken: c.secondToken ?? null,
         nft: c.nft,
         moggerStaking: c.moggerStaking ?? null,
         jesterStaking: c.jesterStaking ?? null,
@@ -97,6 +104,13 @@ export const getAgentIndex = defineOperation({
         emissionController: c.emissionController ?? null,
         circuitBreaker: c.circuitBreaker ?? null,
       },
+      notDeployed: missing.length
+        ? {
+            contracts: missing,
+            operations: ctx.operations.filter((op) => absentFor(op, c).length > 0).map((op) => op.id),
+            note: `Not deployed on this network (no address is recorded): ${missing.map(contractLabel).join(', ')}. The operations listed answer 503 NOT_DEPLOYED naming the contract; the operator supplies an address with ${CONTRACT_VARIABLE}.`,
+          }
+        : null,
       endpoints: endpoints as { discovery: Record<string, string>; naturalLanguage: Record<string, string>; reads: Record<string, string>; txBuilders: Record<string, string>; agentEconomy: Record<string, string> },
       intents: [...AGENT_INTENTS],
       examples: [

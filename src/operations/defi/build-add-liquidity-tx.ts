@@ -25,6 +25,7 @@ export const buildAddLiquidityTx = defineOperation({
   output: z.object({ ...planOut, amountMC: wei, amountMG: wei, recipient: z.string() }),
   errors: ['INVALID_ADDRESS', 'INVALID_AMOUNT', 'INSUFFICIENT_BALANCE', 'PLAN_WOULD_REVERT', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  requires: ['pair', 'secondToken'],
   uses: ['chain'],
   async handler(ctx, { amountMC, amountMG, recipient, address }) {
     const [p, paused] = await Promise.all([readPair(ctx.chain, address), readPaused(ctx.chain)])

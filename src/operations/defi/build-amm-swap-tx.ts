@@ -3,6 +3,7 @@ import { defineOperation } from '../define.ts'
 import { addressIn, boundedInt, wei } from '../schemas.ts'
 import { readPaused } from '../../chain/reads/read-paused.ts'
 import { readPair } from '../../chain/reads/read-pair.ts'
+import { defiAddress } from '../../chain/reads/defi-contracts.ts'
 import { buildPairSwapPlan } from '../../chain/builders/build-pair-plans.ts'
 import { CHAIN_ID, humanAmount, planOrThrow, planOut } from './shared.ts'
 import { simulateForCaller } from '../plan-simulation.ts'
@@ -35,10 +36,11 @@ export const buildAmmSwapTx = defineOperation({
   }),
   errors: ['INVALID_ADDRESS', 'INVALID_AMOUNT', 'INSUFFICIENT_BALANCE', 'PLAN_WOULD_REVERT', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  requires: ['pair', 'secondToken'],
   uses: ['chain'],
   async handler(ctx, { from, amount, recipient, slippageBps, address }) {
     const [p, paused] = await Promise.all([readPair(ctx.chain), readPaused(ctx.chain)])
-    const tokenIn = from === 'MC' ? ctx.chain.contracts.token : ctx.chain.contracts.secondToken
+    const tokenIn = from === 'MC' ? ctx.chain.contracts.token : defiAddress(ctx.chain, 'secondToken')
     const result = buildPairSwapPlan({ ...p, tokenIn, amountIn: amount, recipient, slippageBps: BigInt(slippageBps), paused })
     const plan = planOrThrow(result, { invalid_amount: 'INVALID_AMOUNT', zero_output: 'INVALID_AMOUNT', invalid_recipient: 'INVALID_ADDRESS' })
     const q = result.quote!

@@ -31,6 +31,7 @@ export const buildExecuteTx = defineOperation({
   }),
   errors: ['INVALID_ADDRESS', 'NOT_FOUND', 'INSUFFICIENT_BALANCE', 'PLAN_WOULD_REVERT', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  requires: ['governance', 'vetoCouncil'],
   uses: ['chain'],
   async handler(ctx, { proposalId, address }) {
     const p = await proposalOr404(ctx.chain, proposalId)

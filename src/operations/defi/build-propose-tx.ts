@@ -45,6 +45,7 @@ export const buildProposeTx = defineOperation({
   output: z.object({ ...planOut, eligibility: z.object({ chainId: z.number().int(), ...eligibilityOut }) }),
   errors: ['INVALID_ADDRESS', 'INVALID_AMOUNT', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  requires: ['governance', 'ranking'],
   uses: ['chain'],
   async handler(ctx, { proposer, targets, values, calldatas, description }) {
     if (targets.length !== values.length || targets.length !== calldatas.length) {

@@ -20,6 +20,7 @@ export const buildQueueTx = defineOperation({
   output: z.object({ ...planOut, proposalId: z.number().int(), state: z.string() }),
   errors: ['INVALID_ADDRESS', 'NOT_FOUND', 'INSUFFICIENT_BALANCE', 'PLAN_WOULD_REVERT', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  requires: ['governance', 'vetoCouncil'],
   uses: ['chain'],
   async handler(ctx, { proposalId, address }) {
     const p = await proposalOr404(ctx.chain, proposalId)

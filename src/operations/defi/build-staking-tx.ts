@@ -32,6 +32,7 @@ export const buildStakingTx = defineOperation({
   }),
   errors: ['INVALID_ADDRESS', 'INVALID_AMOUNT', 'INSUFFICIENT_BALANCE', 'PLAN_WOULD_REVERT', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  requires: ['moggerStaking', 'jesterStaking', 'pair'],
   uses: ['chain'],
   async handler(ctx, { action, venue, amount, address }) {
     if (action !== 'claim' && amount === undefined) throw new AppError('INVALID_AMOUNT', `${action} needs an amount.`, { details: { field: 'amount' } })

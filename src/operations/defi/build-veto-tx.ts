@@ -24,6 +24,7 @@ export const buildVetoTx = defineOperation({
   output: z.object({ ...planOut, proposalId: z.number().int(), veto: z.boolean(), state: z.string(), windowOpen: z.boolean(), isCouncilMember: z.boolean() }),
   errors: ['INVALID_ADDRESS', 'NOT_FOUND', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  requires: ['governance', 'vetoCouncil', 'circuitBreaker'],
   uses: ['chain'],
   async handler(ctx, { proposalId, support, voter }) {
     const [p, safety, block] = await Promise.all([proposalOr404(ctx.chain, proposalId), readSafety(ctx.chain), ctx.chain.client.getBlock()])

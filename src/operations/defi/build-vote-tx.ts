@@ -23,6 +23,7 @@ export const buildVoteTx = defineOperation({
   output: z.object({ ...planOut, proposalId: z.number().int(), support: z.string(), state: z.string() }),
   errors: ['INVALID_ADDRESS', 'NOT_FOUND', 'INSUFFICIENT_BALANCE', 'PLAN_WOULD_REVERT', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  requires: ['governance', 'vetoCouncil'],
   uses: ['chain'],
   async handler(ctx, { proposalId, support, voter }) {
     const p = await proposalOr404(ctx.chain, proposalId)

@@ -30,6 +30,7 @@ export const getAmmQuote = defineOperation({
       .optional(),
   }),
   errors: ['INVALID_AMOUNT', 'UPSTREAM_FAILED'],
+  requires: ['pair', 'secondToken'],
   uses: ['chain'],
   async handler(ctx, { from, amount }) {
     if ((from === undefined) !== (amount === undefined)) throw new AppError('INVALID_INPUT', 'Give both from and amount, or neither.', { details: { field: from === undefined ? 'from' : 'amount' } })

@@ -55,6 +55,7 @@ export const getDefiStaking = defineOperation({
       .optional(),
   }),
   errors: ['INVALID_ADDRESS', 'UPSTREAM_FAILED'],
+  requires: ['moggerStaking', 'jesterStaking', 'pair'],
   uses: ['chain'],
   async handler(ctx, { address }) {
     const s = await readStaking(ctx.chain, address)

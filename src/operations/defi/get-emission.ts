@@ -31,6 +31,7 @@ export const getEmission = defineOperation({
     projected: z.array(z.object({ week: z.number().int(), emission: wei, emissionFormatted: z.string() })),
   }),
   errors: ['UPSTREAM_FAILED'],
+  requires: ['emissionController'],
   uses: ['chain'],
   async handler(ctx) {
     const e = await readEmission(ctx.chain)

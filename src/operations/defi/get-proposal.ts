@@ -21,6 +21,7 @@ export const getProposal = defineOperation({
     }),
   }),
   errors: ['INVALID_ADDRESS', 'NOT_FOUND', 'UPSTREAM_FAILED'],
+  requires: ['governance', 'vetoCouncil'],
   uses: ['chain'],
   async handler(ctx, { id, voter }) {
     const p = await proposalOr404(ctx.chain, id, voter)

@@ -16,6 +16,7 @@ export const getProposeEligibility = defineOperation({
   output: z.object({ chainId: z.number().int(), ...eligibilityOut }),
   errors: ['INVALID_ADDRESS', 'UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  requires: ['ranking'],
   uses: ['chain'],
   async handler(ctx, { proposer }) {
     return { chainId: CHAIN_ID, ...eligibilityJson(await readProposeEligibility(ctx.chain, proposer), proposer) }

@@ -27,6 +27,7 @@ export const getSafety = defineOperation({
   }),
   errors: ['UPSTREAM_FAILED'],
   cacheControl: 'no-store',
+  requires: ['circuitBreaker', 'vetoCouncil'],
   uses: ['chain'],
   async handler(ctx) {
     const s = await readSafety(ctx.chain)

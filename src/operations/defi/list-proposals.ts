@@ -14,6 +14,7 @@ export const listProposals = defineOperation({
   input: z.object({ limit: queryInt({ min: 1, max: 100, default: 20, description: 'How many proposals (default 20)' }) }),
   output: z.object({ chainId: z.number().int(), proposalCount: z.number().int(), proposals: z.array(proposalOut) }),
   errors: ['UPSTREAM_FAILED'],
+  requires: ['governance'],
   uses: ['chain'],
   async handler(ctx, { limit }) {
     const r = await readProposals(ctx.chain, limit)

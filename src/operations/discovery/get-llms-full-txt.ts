@@ -21,7 +21,7 @@ export const getLlmsFullTxt = defineOperation({
     const base = ctx.baseUrl()
     const legal = legalLinks(base)
     const sections = ctx.operations.map((op) =>
-      [`### ${op.method} ${op.path}`, '', op.summary + '.', ...(op.description ? ['', op.description] : []), '', `Operation \`${op.id}\`; ${toolCallOf(op)}. Errors: ${['INVALID_INPUT', ...op.errors].join(', ')}.`, ''].join('\n'),
+      [`### ${op.method} ${op.path}`, '', op.summary + '.', ...(op.description ? ['', op.description] : []), '', `Operation \`${op.id}\`; ${toolCallOf(op)}. Errors: ${['INVALID_INPUT', ...op.errors, ...(op.requires?.length ? ['NOT_DEPLOYED'] : [])].join(', ')}.`, ''].join('\n'),
     )
     return textAnswer(
       [

@@ -26,9 +26,10 @@ export const getPortalTokens = defineOperation({
   uses: ['chain'],
   async handler(ctx, { address }) {
     const c = ctx.chain.contracts
+    // MG is listed where it is deployed (MegaETH mainnet records no address for it).
     const tokens = [
       { address: c.token, symbol: 'MEGACHAD', name: 'Mega Chad' },
-      { address: c.secondToken, symbol: 'MEGAGOONER', name: 'Mega Gooner' },
+      ...(c.secondToken ? [{ address: c.secondToken, symbol: 'MEGAGOONER', name: 'Mega Gooner' }] : []),
       { address: c.weth, symbol: 'WETH', name: 'Wrapped Ether' },
       { address: c.usdm, symbol: 'USDm', name: 'MegaUSD' },
     ]

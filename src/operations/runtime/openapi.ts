@@ -66,7 +66,12 @@ export function buildOpenApi(
     const errorStatuses = new Map<number, string[]>()
     // Refusals made before the handler: the rate limit of the operation's class, and for a body,
     // its size and media type.
-    const transport = [...(options.rateLimited?.(op) ? (['RATE_LIMITED'] as const) : []), ...(op.method === 'POST' ? (['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) : [])]
+    // And a deployment without a contract the operation requires (MegaETH mainnet's DeFi side).
+    const transport = [
+      ...(options.rateLimited?.(op) ? (['RATE_LIMITED'] as const) : []),
+      ...(op.method === 'POST' ? (['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) : []),
+      ...(op.requires?.length ? (['NOT_DEPLOYED'] as const) : []),
+    ]
     for (const code of new Set([...alwaysPossible, ...op.errors, ...transport])) {
       const { status } = errorCodes[code]
       errorStatuses.set(status, [...(errorStatuses.get(status) ?? []), code])

@@ -6,6 +6,7 @@ import { AppError } from '../../errors/app-error.ts'
 import { parseOperationInput } from './parse-input.ts'
 import { runOperationToBytes } from './run-operation.ts'
 import { limitClassOf, perMinute, type LimitState, type Limits } from './limits.ts'
+import { absentFor, notDeployed } from '../../chain/not-deployed.ts'
 
 /** Serving is a port of the Context: chat's nested reads go through it too (app.ts fills it in). */
 declare module '../../context.ts' {
@@ -115,6 +116,11 @@ function serveOperation(ctx: Context, op: AnyOperation, limits: Limits): Operati
   const ttlMs = (op.cacheSeconds ? Math.min(op.cacheSeconds, ctx.config.CACHE_TTL_SECONDS) : 0) * 1000
   const memo = new Map<string, Parsed>()
   let memoChars = 0
+  // The deployment is fixed for the life of the process: what the operation lacks is known now.
+  const absent = ctx.chain ? absentFor(op, ctx.chain.contracts) : []
+  const deployed = () => {
+    if (absent.length > 0) throw notDeployed(absent)
+  }
 
   /** What a cached answer must match: the versions of what it depends on, and the block asked for. */
   const freshnessFor = (asked: bigint | undefined) => {
@@ -148,6 +154,7 @@ function serveOperation(ctx: Context, op: AnyOperation, limits: Limits): Operati
     limitsAddresses: perMinute(ctx.config, limitClass, 'ip') > 0,
     admit: (caller) => limits.checkAddress(limitClass, caller.address),
     parse(raw, url) {
+      deployed()
       const known = url === undefined ? undefined : memo.get(url)
       if (known) return known
       const input = parseOperationInput(op, typeof raw === 'function' ? raw() : raw)
@@ -172,6 +179,7 @@ function serveOperation(ctx: Context, op: AnyOperation, limits: Limits): Operati
     },
     memoChars: () => memoChars,
     async stream(parsed, caller) {
+      deployed()
       const walletLimit = limits.checkWallet(limitClass, parsed.input)
       if (walletLimit) await walletLimit
       const result = await op.handler(portsOf(op, ctx), parsed.input, metaOf(caller))
