@@ -38,6 +38,7 @@ import { reportOutages } from './adapters/bus/redis-outages.ts'
 import type { PipelineDeps, FaultPoint } from './pipeline/deps.ts'
 import { createWorker } from './pipeline/worker.ts'
 import { createIndexer } from './indexer/indexer.ts'
+import { followNewHeads, type NewHeads } from './chain/new-heads.ts'
 import type { ImageGenerator } from './adapters/image/port.ts'
 import { parseRoles } from './config/roles.ts'
 import { createServing } from './operations/runtime/serve.ts'
@@ -138,7 +139,12 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     fundWallet: deployment.fundWallet,
     facilitator: deployment.facilitator,
     agentId: config.AGENT_ID !== undefined ? BigInt(config.AGENT_ID) : deployment.agentId ? BigInt(deployment.agentId) : undefined,
+    retry: { attemptTimeoutMs: config.RPC_TIMEOUT_MS, retries: config.RPC_RETRIES, baseDelayMs: config.RPC_RETRY_BASE_MS, maxDelayMs: config.RPC_RETRY_MAX_MS },
   })
+  // The devnet serves its websocket on its HTTP port; a real chain's is configured (or none).
+  const wsUrl = config.RPC_WS_URL === 'none' ? undefined : (config.RPC_WS_URL ?? (deployment.devnet ? rpcUrl.replace(/^http/, 'ws') : undefined))
+  let heads: NewHeads | undefined
+  let closing = false
 
   let baseUrl = config.publicBaseUrl
   const keys = resolveHotKeys(config, Boolean(deployment.devnet))
@@ -260,7 +266,19 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       // Each sender then owns its transactions until they are final (receipt, replacement).
       for (const sender of [minter, facilitatorSender, relayer]) sender.start()
       if (roles.worker) worker.start()
-      if (roles.indexer) indexer.start()
+      if (roles.indexer) {
+        indexer.start()
+        // Each new head wakes the indexer (the poll stays, for when the subscription is down).
+        // Not awaited: start-up does not wait for the websocket.
+        if (wsUrl) {
+          void followNewHeads({ url: wsUrl, keepaliveMs: config.RPC_WS_KEEPALIVE_MS, onHead: () => indexer.poke(), log })
+            .then((followed) => {
+              if (closing) followed.close()
+              else heads = followed
+            })
+            .catch((error) => log.warn({ err: error }, 'could not follow new heads; polling for new blocks'))
+        }
+      }
       // Answers say the block they are exact as of: start from what the database holds.
       await catchUp(db, fresh, 0n, 0).catch((error) => log.warn({ err: error }, 'could not read the indexed block yet'))
       return baseUrl
@@ -271,6 +289,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       await http.close()
       await worker.stop()
       await Promise.all([minter.stop(), facilitatorSender.stop(), relayer.stop()])
+      closing = true
+      heads?.close()
       await indexer.stop()
       fresh.close()
       await bus.close()

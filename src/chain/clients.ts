@@ -1,6 +1,7 @@
 import { createPublicClient, defineChain, http, type PublicClient, type Chain as ViemChain } from 'viem'
 import { CHAIN_ID, CHAIN_NAME } from './constants.ts'
 import type { ContractAddresses } from './contract-names.ts'
+import { createResilientFetch, type RetryPolicy } from './resilient-fetch.ts'
 
 export type ChainInfo = { name: string; chainId: number; rpc: string }
 
@@ -17,11 +18,20 @@ export type Chain = {
   facilitator: `0x${string}`
   /** ERC-8004 agent ID of the service, or undefined while it is not registered. */
   agentId?: bigint
+  /** The fetch of every HTTP client of the RPC: one Retry-After pause and one count for all of them. */
+  rpcFetch: typeof fetch
+  /** Longest wait of one call through `rpcFetch`, retries included (viem's timeout). */
+  rpcTimeoutMs: number
   /** JSON-RPC HTTP requests sent so far (a batch or a multicall counts once). */
   rpcRequestCount(): number
   /** Of those, how many failed at the transport: no answer, or an HTTP status other than 2xx. */
   rpcErrorCount(): number
+  /** Of those, how many were tried again (after a 429, a 5xx, a timeout or a dropped connection). */
+  rpcRetryCount(): number
 }
+
+/** Defaults of RPC_TIMEOUT_MS, RPC_RETRIES, RPC_RETRY_BASE_MS, RPC_RETRY_MAX_MS. */
+export const DEFAULT_RETRY: RetryPolicy = { attemptTimeoutMs: 10_000, retries: 4, baseDelayMs: 250, maxDelayMs: 10_000 }
 
 export type CreateChainOptions = {
   rpcUrl: string
@@ -31,6 +41,7 @@ export type CreateChainOptions = {
   fundWallet: `0x${string}`
   facilitator: `0x${string}`
   agentId?: bigint
+  retry?: RetryPolicy
 }
 
 export function createViemChain(rpcUrl: string, explorerUrl: string, multicall3: `0x${string}`): ViemChain {
@@ -47,30 +58,30 @@ export function createViemChain(rpcUrl: string, explorerUrl: string, multicall3:
 export function createChain(options: CreateChainOptions): Chain {
   let requests = 0
   let errors = 0
+  let retries = 0
+  const retry = options.retry ?? DEFAULT_RETRY
   const viemChain = createViemChain(options.rpcUrl, options.explorerUrl, options.contracts.multicall3)
+  const rpcFetch = createResilientFetch(retry, {
+    request: () => void requests++,
+    error: () => void errors++,
+    retry: () => void retries++,
+  })
+  const rpcTimeoutMs = (retry.attemptTimeoutMs + retry.maxDelayMs) * (retry.retries + 1)
   const client = createPublicClient({
     chain: viemChain,
     transport: http(options.rpcUrl, {
-      timeout: 10_000,
-      retryCount: 1,
-      onFetchRequest: () => {
-        requests++
-      },
-      fetchFn: async (input, init) => {
-        try {
-          const response = await fetch(input, init)
-          if (!response.ok) errors++
-          return response
-        } catch (error) {
-          errors++
-          throw error
-        }
-      },
+      // Attempts, waits and retries are the fetch's (resilient-fetch.ts); viem's own would
+      // repeat blindly, sends and capped eth_getLogs (-32005) included.
+      timeout: rpcTimeoutMs,
+      retryCount: 0,
+      fetchFn: rpcFetch,
     }),
   }) as PublicClient
   return {
     client,
     viemChain,
+    rpcFetch,
+    rpcTimeoutMs,
     info: { name: CHAIN_NAME, chainId: CHAIN_ID, rpc: options.publicRpcUrl },
     explorerUrl: options.explorerUrl.replace(/\/$/, ''),
     contracts: options.contracts,
@@ -79,5 +90,6 @@ export function createChain(options: CreateChainOptions): Chain {
     agentId: options.agentId,
     rpcRequestCount: () => requests,
     rpcErrorCount: () => errors,
+    rpcRetryCount: () => retries,
   }
 }

@@ -5,7 +5,7 @@
  */
 
 /** Variables whose value is a URL that may hold a credential; their values are never shown whole. */
-export const CREDENTIAL_URL_VARIABLES = ['RPC_URL', 'DATABASE_URL', 'REDIS_URL', 'FACILITATOR_URL', 'KUBO_RPC_URL', 'CHAT_LLM_URL'] as const
+export const CREDENTIAL_URL_VARIABLES = ['RPC_URL', 'RPC_WS_URL', 'DATABASE_URL', 'REDIS_URL', 'FACILITATOR_URL', 'KUBO_RPC_URL', 'CHAT_LLM_URL'] as const
 
 /**
  * `postgres://***@db.internal:5432/…`: the scheme and host of a URL, the user part and the path

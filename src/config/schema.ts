@@ -94,6 +94,21 @@ export const envSchema = z.object({
   RPC_URL: url
     .optional()
     .describe('JSON-RPC URL of the chain (chain ID 4326). Unset: start or reuse the embedded devnet (NETWORK=megaeth: the public MegaETH RPC).'),
+  RPC_WS_URL: z
+    .union([z.url({ protocol: /^wss?$/ }), z.literal('none')])
+    .optional()
+    .describe('Websocket JSON-RPC URL whose eth_subscribe("newHeads") wakes the indexer at each new block, so reads see changes made outside the service at once; none: poll only (INDEXER_POLL_MS). Default: the devnet\'s own (ws:// on its port) on the embedded devnet; none with RPC_URL and CONTRACTS_FILE.'),
+  RPC_WS_KEEPALIVE_MS: positiveInt
+    .default(20_000)
+    .describe('A message (eth_chainId) sent this often on the RPC websocket keeps it open: providers drop idle ones (MegaETH after 30 s).'),
+  RPC_TIMEOUT_MS: positiveInt.default(10_000).describe('Longest wait for one HTTP JSON-RPC attempt; a read past it is tried again (RPC_RETRIES).'),
+  RPC_RETRIES: nonNegativeInt
+    .default(4)
+    .describe('Further attempts of a JSON-RPC call after a 429, a 5xx, a timeout or a dropped connection (a transaction send only after a 429: its sender reads the chain instead).'),
+  RPC_RETRY_BASE_MS: positiveInt.default(250).describe('First backoff before a JSON-RPC call is tried again; doubles per attempt (with jitter).'),
+  RPC_RETRY_MAX_MS: positiveInt
+    .default(10_000)
+    .describe('Longest single wait before a JSON-RPC call is tried again; a 429 whose Retry-After asks for longer fails the call instead. While a Retry-After runs, no request of the process is sent.'),
   PUBLIC_RPC_URL: url
     .optional()
     .describe('RPC URL announced to clients as chain.rpc. Default: the devnet\'s URL on the embedded devnet; with CONTRACTS_FILE, its network.rpc (NETWORK=megaeth: https://mainnet.megaeth.com/rpc), else MegaETH\'s public RPC; never RPC_URL, which may hold a provider key.'),

@@ -1,8 +1,16 @@
 import http from 'node:http'
+import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import { callProvider, type JsonRpcError, type JsonRpcHandler } from './edr-provider.ts'
 
 type JsonRpcRequest = { jsonrpc?: string; id?: unknown; method?: unknown; params?: unknown }
 type JsonRpcResponse = { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: JsonRpcError }
+
+/** What the websocket endpoint needs of subscriptions (src/devnet/subscriptions.ts provides them). */
+export type Subscriptions = {
+  subscribe(params: unknown[], send: (result: unknown) => void): Promise<string>
+  unsubscribe(id: string): boolean
+  changed(): void
+}
 
 export type CustomMethods = Record<string, (params: unknown[]) => Promise<unknown> | unknown>
 
@@ -26,9 +34,23 @@ const MAX_BODY = 8 * 1024 * 1024
  */
 export async function serveJsonRpc(
   provider: JsonRpcHandler,
-  options: { host: string; port: number; methods?: CustomMethods; observe?: (method: string, params: unknown[], answer: { error?: JsonRpcError }) => void },
+  options: {
+    host: string
+    port: number
+    methods?: CustomMethods
+    observe?: (method: string, params: unknown[], answer: { error?: JsonRpcError }) => void
+    /** eth_subscribe / eth_unsubscribe on the websocket endpoint; told after every answered request (the chain may have moved). */
+    subscriptions?: Subscriptions
+  },
 ) {
   const handleOne = async (request: JsonRpcRequest): Promise<JsonRpcResponse> => {
+    try {
+      return await answerOne(request)
+    } finally {
+      options.subscriptions?.changed()
+    }
+  }
+  const answerOne = async (request: JsonRpcRequest): Promise<JsonRpcResponse> => {
     const id = request.id ?? null
     if (typeof request.method !== 'string') return { jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid request' } }
     const params = Array.isArray(request.params) ? request.params : []
@@ -73,6 +95,9 @@ export async function serveJsonRpc(
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer))
   })
   server.keepAliveTimeout = 65_000
+  // The websocket endpoint (any path of the same port), as nodes serve one: every method, plus subscriptions.
+  const wss = new WebSocketServer({ server, maxPayload: MAX_BODY })
+  wss.on('connection', (socket: WebSocket) => serveSocket(socket, handleOne, options.subscriptions))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host, () => resolve())
@@ -82,8 +107,52 @@ export async function serveJsonRpc(
     url: `http://${options.host}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const client of wss.clients) client.terminate()
+        wss.close()
         server.closeAllConnections()
         server.close(() => resolve())
       }),
   }
+}
+
+/** JSON-RPC over one websocket: requests as over HTTP, and subscriptions that end with the socket. */
+function serveSocket(socket: WebSocket, handleOne: (request: JsonRpcRequest) => Promise<JsonRpcResponse>, subscriptions: Subscriptions | undefined) {
+  const owned = new Set<string>()
+  const send = (message: unknown) => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message))
+  }
+  const answer = async (request: JsonRpcRequest): Promise<JsonRpcResponse> => {
+    const id = request.id ?? null
+    const params = Array.isArray(request.params) ? request.params : []
+    if (request.method === 'eth_subscribe' && subscriptions) {
+      try {
+        let subscription = ''
+        subscription = await subscriptions.subscribe(params, (result) => send({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } }))
+        owned.add(subscription)
+        return { jsonrpc: '2.0', id, result: subscription }
+      } catch (error) {
+        const failure = error instanceof JsonRpcFailure ? error : new JsonRpcFailure(-32603, (error as Error).message)
+        return { jsonrpc: '2.0', id, error: { code: failure.code, message: failure.message } }
+      }
+    }
+    if (request.method === 'eth_unsubscribe' && subscriptions) {
+      const subscription = String(params[0])
+      owned.delete(subscription)
+      return { jsonrpc: '2.0', id, result: subscriptions.unsubscribe(subscription) }
+    }
+    return handleOne(request)
+  }
+  socket.on('message', async (data: RawData) => {
+    let body: unknown
+    try {
+      body = JSON.parse(data.toString())
+    } catch {
+      return send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } })
+    }
+    send(Array.isArray(body) ? await Promise.all(body.map((r) => answer(r as JsonRpcRequest))) : await answer(body as JsonRpcRequest))
+  })
+  socket.on('close', () => {
+    for (const subscription of owned) subscriptions?.unsubscribe(subscription)
+  })
+  socket.on('error', () => socket.terminate())
 }

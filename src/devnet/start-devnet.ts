@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { Provider } from '@nomicfoundation/edr'
-import { createEdrProvider, DEVNET_CHAIN_ID } from './edr-provider.ts'
+import { callProvider, createEdrProvider, DEVNET_CHAIN_ID } from './edr-provider.ts'
 import { serveJsonRpc } from './rpc-server.ts'
+import { createSubscriptions } from './subscriptions.ts'
 import { createSendRawTransactionSync } from './send-sync.ts'
 import { createRpcGate, gatedHandler } from './rpc-gate.ts'
 import { createSimulateV1, trackImpersonation } from './simulate-v1.ts'
@@ -99,13 +100,15 @@ export async function startDevnet(options: { host?: string; port?: number; servi
   const served = gatedHandler(provider, gate)
   const impersonated = new Set<string>()
   const sendSync = createSendRawTransactionSync(served)
+  const subscriptions = createSubscriptions((method, params) => callProvider(served, method, params))
   const server = await serveJsonRpc(served, {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 8545,
     methods: { devnet_info: () => info, eth_sendRawTransactionSync: sendSync.method, eth_simulateV1: createSimulateV1(provider, gate, impersonated) },
     observe: (method, params, answer) => trackImpersonation(method, params, answer, impersonated),
+    subscriptions,
   })
-  options.log?.(`devnet (chain ${info.chainId}) JSON-RPC at ${server.url}, contracts ${source === 'replayed' ? 'replayed from .cache/devnet' : 'deployed and journaled'}`)
+  options.log?.(`devnet (chain ${info.chainId}) JSON-RPC at ${server.url} (websocket ${server.url.replace(/^http/, 'ws')}), contracts ${source === 'replayed' ? 'replayed from .cache/devnet' : 'deployed and journaled'}`)
   const close = async () => {
     sendSync.close()
     await server.close()

@@ -1,4 +1,4 @@
-import { toHex, zeroAddress } from 'viem'
+import { toHex, zeroAddress, type Log } from 'viem'
 import { randomUUID } from 'node:crypto'
 import { acquireLease, releaseLease } from '../store/indexer-leases.ts'
 import type { Logger as PinoLogger } from 'pino'
@@ -11,6 +11,8 @@ import { burnEventKey, burnEventOfForeignMint, burnEventOfTransfer, burnTransfer
 import { isServiceMint, isServiceTx } from '../store/service-txs.ts'
 import { TOPICS, type Freshness } from '../cache/freshness.ts'
 import { rpcFailed } from '../chain/upstream-error.ts'
+import { classifyLogsRefusal, createLogSpan } from './log-pages.ts'
+import { createBatchClient } from '../chain/sender/batch-client.ts'
 import { DEFI_TOPICS, decodeDefiActivity, defiLogAddresses } from './defi-activity.ts'
 import { deleteDefiActivityAfter, insertDefiActivity } from '../store/defi-activity.ts'
 import { deleteIndexedBlocksAfter, getCursor, listIndexedBlocks, pruneIndexedBlocksBelow, saveCursor, saveIndexedBlock } from '../store/indexer-cursor.ts'
@@ -40,7 +42,7 @@ export type IndexerOptions = {
   startBlock: bigint
   confirmations: number
   pollMs: number
-  /** Largest eth_getLogs range; halved when the RPC refuses a range. */
+  /** Largest eth_getLogs range; smaller once the RPC's refusals say it caps ranges or results. */
   pageSize: number
 }
 
@@ -55,7 +57,9 @@ export function createIndexer(options: IndexerOptions): Indexer {
   let loop: Promise<void> | undefined
   let timer: NodeJS.Timeout | undefined
   let wake: (() => void) | undefined
-  let pageSize = options.pageSize
+  let poked = false
+  const span = createLogSpan(options.pageSize)
+  const headers = createBatchClient(chain)
   const owner = `indexer-${randomUUID()}`
   const addresses = {
     token: chain.contracts.token,
@@ -93,30 +97,45 @@ export function createIndexer(options: IndexerOptions): Indexer {
     await options.fresh.changed([...TOPICS])
   }
 
-  async function indexRange(from: bigint, to: bigint): Promise<void> {
-    let logs
-    try {
-      const raw = await chain.client.request({
-        method: 'eth_getLogs',
-        params: [{ address: [...watchedAddresses, ...defiLogAddresses(chain.contracts)], topics: [[...new Set([...Object.values(WATCHED_EVENTS), ...DEFI_TOPICS])]], fromBlock: toHex(from), toBlock: toHex(to) }],
-      })
-      logs = raw.map((l) => ({ ...l, blockNumber: BigInt(l.blockNumber!), logIndex: Number(l.logIndex) }))
-    } catch (cause) {
-      // Providers cap ranges and result sizes: retry smaller before giving up.
-      if (to > from && /range|too large|limit|exceed/i.test(String((cause as Error).message))) {
-        pageSize = Math.max(1, Math.floor(pageSize / 2))
-        const middle = from + (to - from) / 2n
-        await indexRange(from, middle)
-        await indexRange(middle + 1n, to)
-        return
+  const logFilter = {
+    address: [...watchedAddresses, ...defiLogAddresses(chain.contracts)],
+    topics: [[...new Set([...Object.values(WATCHED_EVENTS), ...DEFI_TOPICS])]],
+  }
+
+  /**
+   * The logs of [from, to], or of a shorter range starting at `from` when the provider caps
+   * ranges or results: its refusal says how much it takes (or suggests a range), and that is
+   * asked next instead of the same call again. Returns the block the logs reach.
+   */
+  async function readLogs(from: bigint, to: bigint): Promise<{ logs: Log[]; to: bigint }> {
+    let refused = false
+    for (;;) {
+      try {
+        const raw = await chain.client.request({ method: 'eth_getLogs', params: [{ ...logFilter, fromBlock: toHex(from), toBlock: toHex(to) }] })
+        if (!refused) span.answered()
+        return { logs: raw.map((l) => ({ ...l, blockNumber: BigInt(l.blockNumber!), logIndex: Number(l.logIndex) })) as unknown as Log[], to }
+      } catch (cause) {
+        const refusal = classifyLogsRefusal(cause, from)
+        const asked = Number(to - from + 1n)
+        if (!refusal || asked <= 1) throw rpcFailed('reading logs', cause)
+        refused = true
+        const capBefore = span.cap()
+        const next = refusal.kind === 'range' ? span.refusedRange(asked, refusal, from) : span.refusedResults(asked, refusal, from)
+        if (span.cap() !== capBefore) log.info({ maxBlocks: span.cap() }, 'the RPC caps eth_getLogs ranges; reading in ranges of that size')
+        to = from + BigInt(Math.min(next, asked - 1)) - 1n
       }
-      throw rpcFailed('reading logs', cause)
     }
+  }
+
+  async function indexRange(from: bigint, to: bigint, logs: Log[]): Promise<void> {
     const { burns, nftTransfers, changed, referralRewards } = decodeIndexedLogs(logs as never, addresses)
     const activity = decodeDefiActivity(logs as never, chain.contracts)
     const blockNumbers = [...new Set([...burns, ...nftTransfers, ...activity].map((e) => e.blockNumber)), to]
+    // One JSON-RPC batch for the headers (timestamps, hashes), not a request per block.
     const blocks = new Map(
-      await Promise.all(blockNumbers.map(async (n) => [n, await chain.client.getBlock({ blockNumber: n })] as const)),
+      await Promise.all(blockNumbers.map(async (n) => [n, await headers.getBlock({ blockNumber: n })] as const)).catch((cause) => {
+        throw rpcFailed('reading block headers', cause)
+      }),
     )
     const time = (n: bigint) => new Date(Number(blocks.get(n)!.timestamp) * 1000)
     const mints = nftTransfers.filter((t) => t.from === zeroAddress)
@@ -170,8 +189,9 @@ export function createIndexer(options: IndexerOptions): Indexer {
     }
     let from = at ? at.number + 1n : options.startBlock
     while (from <= target) {
-      const to = from + BigInt(pageSize) - 1n < target ? from + BigInt(pageSize) - 1n : target
-      await indexRange(from, to)
+      const end = from + BigInt(span.span()) - 1n
+      const { logs, to } = await readLogs(from, end < target ? end : target)
+      await indexRange(from, to, logs)
       from = to + 1n
     }
     if (from > target) options.fresh.reached(target)
@@ -185,6 +205,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
       running = true
       loop = (async () => {
         while (running) {
+          // A poke during this pass is served by the next one, at once (a new head may have come after this pass read the head).
+          poked = false
           try {
             // Instances sharing a database take turns: the lease holder indexes, the others wait.
             if (await acquireLease(db, CURSOR, owner, Math.max(10_000, options.pollMs * 5))) await sync()
@@ -192,6 +214,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
             log.warn({ err: error }, 'indexer pass failed; retrying')
           }
           if (!running) break
+          if (poked) continue
           await new Promise<void>((resolve) => {
             wake = resolve
             timer = setTimeout(resolve, options.pollMs)
@@ -200,6 +223,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       })()
     },
     poke() {
+      poked = true
       clearTimeout(timer)
       wake?.()
     },

@@ -96,6 +96,8 @@ export function testConfig(env: Record<string, string>) {
     RATE_LIMIT_WALLET_WRITES_PER_MINUTE: '0',
     RATE_LIMIT_EXPENSIVE_PER_MINUTE: '0',
     RATE_LIMIT_WALLET_EXPENSIVE_PER_MINUTE: '0',
+    // A failing RPC is tried again after 20, 40, 80… ms, not 250, 500…: tests of faults stay short.
+    RPC_RETRY_BASE_MS: '20',
     ...env,
   })
 }

@@ -8,5 +8,5 @@ import type { Chain } from '../clients.ts'
  */
 export function createBatchClient(chain: Chain): PublicClient {
   const url = chain.viemChain.rpcUrls.default.http[0]!
-  return createPublicClient({ chain: chain.viemChain, transport: http(url, { batch: { batchSize: 200, wait: 0 }, timeout: 10_000, retryCount: 1 }) }) as PublicClient
+  return createPublicClient({ chain: chain.viemChain, transport: http(url, { batch: { batchSize: 200, wait: 0 }, timeout: chain.rpcTimeoutMs, retryCount: 0, fetchFn: chain.rpcFetch }) }) as PublicClient
 }
