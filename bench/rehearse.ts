@@ -35,7 +35,7 @@ export async function benchRehearse(scale = rehearsalScale()): Promise<BenchResu
   const events = history.burnLegs + history.nftTransfers + history.swaps
   const backfill = async (limits: Record<string, unknown> | undefined) => {
     const proxy = await startRehearsalProxy(devnet.url, limits)
-    const service = await startMainnetService(devnet, proxy.url)
+    const service = await startMainnetService(devnet, proxy)
     try {
       const times = await waitBackfilled(service.url, history.head, { since: service.startedAt, timeoutMs, pollMs: 500 })
       return { proxy, service, ...times, requests: proxy.requests(), byMethod: proxy.countsByMethod(), faults: proxy.faults(), rss: service.rssBytes() }

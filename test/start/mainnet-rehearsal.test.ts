@@ -21,7 +21,7 @@ let service: Awaited<ReturnType<typeof startMainnetService>>
 before(async () => {
   devnet = await startRehearsalDevnet({ scale: SCALE })
   proxy = await startRehearsalProxy(devnet.url, { ...PUBLIC_PROVIDER, maxLogsRange: 500, maxLogsResults: 200, requestsPerSecond: 200 })
-  service = await startMainnetService(devnet, proxy.url)
+  service = await startMainnetService(devnet, proxy)
 })
 after(async () => {
   await service?.stop()

@@ -1,20 +1,13 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { DEVNET_PRIVATE_KEYS, roles } from '../../src/chain/devnet-accounts.ts'
 import type { RehearsalDevnet } from '../../src/devnet/rehearsal/start-rehearsal-devnet.ts'
 import { startServiceProcess } from './service-process.ts'
-import { startRpcProxy } from './rpc-proxy.ts'
+import { startPublicRpcProxy, type PublicRpcBehaviour, type PublicRpcProxy } from '../../src/devnet/public-rpc-proxy.ts'
 
-/** What the rehearsal needs of the public-provider-like proxy (src/devnet/public-rpc-proxy.ts). */
-export type RehearsalProxy = {
-  url: string
-  requests(): number
-  countsByMethod(): Record<string, number>
-  faults(): Record<string, number>
-  close(): Promise<void>
-}
+export type RehearsalProxy = PublicRpcProxy
 
 /** MegaETH's public RPC as the rehearsal plays it: eth_getLogs capped, a request rate, a few 5xx and timeouts. */
 export const PUBLIC_PROVIDER = {
@@ -25,44 +18,29 @@ export const PUBLIC_PROVIDER = {
   timeoutRate: 0.002,
   wsIdleMs: 30_000,
   logsErrorStyle: 'infura',
-} as const
+} satisfies PublicRpcBehaviour
 
-/**
- * The proxy in front of the rehearsal devnet: `limits` as PUBLIC_PROVIDER (or none, the
- * baseline). The proxy module is imported by a computed path while the branch that builds it
- * is not merged; without it, the test-support proxy (a range cap only) stands in.
- */
-export async function startRehearsalProxy(target: string, limits: Record<string, unknown> | undefined): Promise<RehearsalProxy> {
-  const modulePath = '../../src/devnet/public-rpc-proxy.ts'
-  const found = (await import(modulePath).catch(() => undefined)) as { startPublicRpcProxy(target: string, behaviour: Record<string, unknown>): Promise<RehearsalProxy> } | undefined
-  if (found) return found.startPublicRpcProxy(target, limits ?? {})
-  const proxy = await startRpcProxy(target, limits ? { maxLogsRange: Number(limits.maxLogsRange) } : {})
-  return {
-    url: proxy.url,
-    requests: proxy.requests,
-    countsByMethod: () => proxy.calls().reduce<Record<string, number>>((counts, c) => ((counts[c.method] = (counts[c.method] ?? 0) + 1), counts), {}),
-    faults: () => ({}),
-    close: proxy.close,
-  }
+/** The proxy in front of the rehearsal devnet: `limits` as PUBLIC_PROVIDER, or none (the baseline). */
+export function startRehearsalProxy(target: string, limits: PublicRpcBehaviour | undefined): Promise<RehearsalProxy> {
+  return startPublicRpcProxy(target, limits ?? {})
 }
 
 /**
  * The service as production runs it (the compiled entry, a process of its own) with the
- * mainnet profile, its RPC pointed at `rpcUrl`: only what a devnet cannot reproduce is
- * overridden (the pool, whose mainnet address derives from Kumbaya's unrecorded factory; the
- * keys, devnet accounts 0–2; the facilitator is the built-in one).
+ * mainnet profile (NETWORK=megaeth) and its RPC pointed at the proxy, over HTTP and websocket.
+ * Overridden, because a devnet cannot reproduce it: the pool (its mainnet address derives from
+ * Kumbaya's unrecorded factory) and the keys (devnet accounts 0–2: the NFT's owner, the
+ * relayer's, the built-in facilitator; the payTo stays the profile's).
  */
-export async function startMainnetService(devnet: RehearsalDevnet, rpcUrl: string, env: Record<string, string> = {}) {
+export async function startMainnetService(devnet: RehearsalDevnet, proxy: { url: string; wsUrl: string }, env: Record<string, string> = {}) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-rehearsal-'))
   const { deployment } = devnet.info
-  const contractsFile = path.join(dataDir, 'contracts.json')
-  await writeFile(contractsFile, JSON.stringify({ contracts: deployment.contracts, fundWallet: deployment.fundWallet, facilitator: deployment.facilitator, agentId: deployment.agentId }))
   const started = performance.now()
   const service = await startServiceProcess({
-    CONTRACTS_FILE: contractsFile,
-    RPC_URL: rpcUrl,
-    PUBLIC_RPC_URL: rpcUrl,
-    START_BLOCK: '0',
+    NETWORK: 'megaeth',
+    RPC_URL: proxy.url,
+    RPC_WS_URL: proxy.wsUrl,
+    CONTRACT_ADDRESSES: `pool=${deployment.contracts.pool}`,
     DATA_DIR: dataDir,
     MINTER_PRIVATE_KEY: DEVNET_PRIVATE_KEYS[roles.deployer],
     RELAYER_PRIVATE_KEY: DEVNET_PRIVATE_KEYS[roles.relayer],

@@ -6,7 +6,7 @@ import { placePermit2 } from '../deploy-permit2.ts'
 import { devnetAccount, roles } from '../../chain/devnet-accounts.ts'
 import { BURN_ADDRESS, BURN_TOTAL_WEI, POOL_FEE } from '../../chain/constants.ts'
 import type { ContractAddresses } from '../../chain/contract-names.ts'
-import { MAINNET } from './mainnet-addresses.ts'
+import { MAINNET, MAINNET_AGENT_ID } from './mainnet-addresses.ts'
 import { placeAt } from './place-at.ts'
 
 const E18 = 10n ** 18n
@@ -111,7 +111,7 @@ export async function deployAtMainnet(provider: JsonRpcHandler, options: { agent
   await place(MAINNET.identityRegistry, 'IdentityRegistry')
   await place(MAINNET.reputationRegistry, 'ReputationRegistry', [MAINNET.identityRegistry])
   await place(MAINNET.names, 'MegaNames')
-  await place(MAINNET.namesIdentity, 'MegaNames')
+  await place(MAINNET.namesChadboard, 'MegaNames')
   const factory = await deploy('UniswapV3Factory', [], dex.factory)
   const positionManager = await deploy('NonfungiblePositionManager', [factory, MAINNET.weth, '0x0000000000000000000000000000000000000000'], dex.positionManager)
   await place(MAINNET.quoterV2, 'QuoterV2', [factory, MAINNET.weth], deployer, dex.quoterV2)
@@ -135,9 +135,13 @@ export async function deployAtMainnet(provider: JsonRpcHandler, options: { agent
     [{ token0, token1, fee: POOL_FEE, tickLower: -FULL_RANGE_TICK, tickUpper: FULL_RANGE_TICK, amount0Desired: amount0, amount1Desired: amount1, amount0Min: 0n, amount1Min: 0n, recipient: deployer, deadline: 2n ** 40n }],
   )
 
-  // The service is a registered ERC-8004 agent.
+  // The service is a registered ERC-8004 agent, under its mainnet ID: the registry's next ID
+  // (IdentityRegistry._nextId, after ERC-721's six slots, URI storage's one and EIP-712's two
+  // fallback strings) is set to it first; the ID read back from the event is checked below.
+  await rpc('hardhat_setStorageAt', [MAINNET.identityRegistry, toHex(9, { size: 32 }), toHex(MAINNET_AGENT_ID, { size: 32 })])
   const registration = await send(deployer, MAINNET.identityRegistry, 'function register(string agentURI) returns (uint256)', [options.agentUri])
   const agentId = BigInt(registration.logs.find((l) => l.address.toLowerCase() === MAINNET.identityRegistry.toLowerCase() && l.topics.length === 4)!.topics[3]!).toString()
+  if (agentId !== String(MAINNET_AGENT_ID)) throw new Error(`the identity registry issued agent ${agentId}, not the mainnet ${MAINNET_AGENT_ID}`)
 
   // The payers of the rehearsal's flows (devnet accounts 4–9): USDm approved to the forwarder and Permit2, as a payer does once.
   for (const index of [roles.demoHolder, ...roles.agents]) {
@@ -149,8 +153,6 @@ export async function deployAtMainnet(provider: JsonRpcHandler, options: { agent
 
   const contracts: ContractAddresses = {
     token,
-    // No mainnet address is recorded: a stand-in until the mainnet profile marks it absent.
-    secondToken: await deploy('MegaGoonerToken'),
     usdm: getAddress(MAINNET.usdm),
     usdmForwarder: getAddress(MAINNET.usdmForwarder),
     nft: getAddress(MAINNET.nft),

@@ -4,6 +4,8 @@ import { serveJsonRpc } from '../rpc-server.ts'
 import { createSendRawTransactionSync } from '../send-sync.ts'
 import { createRpcGate, gatedHandler } from '../rpc-gate.ts'
 import { createSimulateV1, trackImpersonation } from '../simulate-v1.ts'
+import { createSubscriptions } from '../subscriptions.ts'
+import { callProvider } from '../edr-provider.ts'
 import { BURN_ADDRESS, BURN_HALF_WEI } from '../../chain/constants.ts'
 import { deployAtMainnet, rpcOf, type RehearsalDeployment } from './deploy-at-mainnet.ts'
 import { fillHistory, type FilledHistory, type HistoryScale } from './fill-history.ts'
@@ -15,8 +17,8 @@ export type RehearsalDevnet = { url: string; info: RehearsalInfo; close(): Promi
 /**
  * A chain 4326 holding the service's contracts at their mainnet addresses with a history of
  * `scale`, ending at the wall clock, served as JSON-RPC (with MegaETH's
- * eth_sendRawTransactionSync and eth_simulateV1 as the devnet serves them, and
- * `rehearsal_info`). EDR 0.22 has no state dump, so nothing is cached: the fill is redone on
+ * eth_sendRawTransactionSync, eth_simulateV1 and websocket newHeads as the devnet serves
+ * them, and `rehearsal_info`). EDR 0.22 has no state dump, so nothing is cached: the fill is redone on
  * every start (its time is reported).
  */
 export async function startRehearsalDevnet(options: { scale: HistoryScale; host?: string; port?: number; serviceUrl?: string; log?: (line: string) => void }): Promise<RehearsalDevnet> {
@@ -51,6 +53,8 @@ export async function startRehearsalDevnet(options: { scale: HistoryScale; host?
     port: options.port ?? 0,
     methods: { rehearsal_info: () => info, eth_sendRawTransactionSync: sendSync.method, eth_simulateV1: createSimulateV1(provider, gate, impersonated) },
     observe: (method, params, answer) => trackImpersonation(method, params, answer, impersonated),
+    // eth_subscribe("newHeads") on the websocket endpoint, as MegaETH's wss:// serves it.
+    subscriptions: createSubscriptions((method, params) => callProvider(served, method, params)),
   })
   info.readyMs = Math.round(performance.now() - started)
   options.log?.(`rehearsal devnet ready in ${info.readyMs} ms at ${server.url}: head ${history.head}, ${history.transactions} history transactions in ${history.fillMs} ms`)
