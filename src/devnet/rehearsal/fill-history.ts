@@ -108,7 +108,8 @@ export async function fillHistory(rpc: Rpc, scale: HistoryScale, options: { log?
     for (let block = 0; block < busy; block++) {
       if (gap > 0) {
         await rpc('hardhat_mine', [toHex(gap), toHex(1)])
-        timestamp += gap
+        // hardhat_mine stamps its first block from the node's clock, not the last block's time + 1.
+        timestamp = Number(((await rpc('eth_getBlockByNumber', ['latest', false])) as { timestamp: string }).timestamp)
       }
       for (const tx of txs.slice(block * TXS_PER_BLOCK, (block + 1) * TXS_PER_BLOCK)) hashes.push((await rpc('eth_sendTransaction', [tx])) as Hex)
       timestamp += 1
