@@ -7,7 +7,6 @@
  * the proxy with no limits. REHEARSE_SCALE=short (a tenth) or REHEARSE_WALLETS, _BURNS, _NFTS,
  * _BLOCKS, _SWAPS size the history; REHEARSE_TIMEOUT_S bounds each backfill (default 1200).
  */
-import { loadavg } from 'node:os'
 import { startRehearsalDevnet } from '../src/devnet/rehearsal/start-rehearsal-devnet.ts'
 import { MAINNET_SCALE, rehearsalWallet, type HistoryScale } from '../src/devnet/rehearsal/fill-history.ts'
 import { PUBLIC_PROVIDER, startMainnetService, startRehearsalProxy, waitBackfilled } from '../test/support/rehearsal.ts'
@@ -105,6 +104,5 @@ export async function benchRehearse(scale = rehearsalScale()): Promise<BenchResu
     }
   } finally {
     await devnet.close()
-    void loadavg
   }
 }

@@ -18,7 +18,7 @@ export type FilledHistory = {
   nftTransfers: number
   head: number
   fillMs: number
-  /** Per wallet, the burns it made (the reads are checked against these). */
+  /** The burners, in order (rehearsalWallet(i)). */
   wallets: Address[]
 }
 
@@ -98,7 +98,6 @@ export async function fillHistory(rpc: Rpc, scale: HistoryScale, options: { log?
 
   // Blocks: busy ones of TXS_PER_BLOCK transactions, evenly spread; one-second empty blocks between.
   const busy = Math.ceil(txs.length / TXS_PER_BLOCK)
-  const startHead = Number(await rpc('eth_blockNumber', []))
   const emptyBlocks = Math.max(0, scale.blocks - busy)
   const gap = busy > 0 ? Math.floor(emptyBlocks / busy) : 0
   let timestamp = Number(((await rpc('eth_getBlockByNumber', ['latest', false])) as { timestamp: string }).timestamp)
@@ -139,5 +138,4 @@ export async function fillHistory(rpc: Rpc, scale: HistoryScale, options: { log?
     fillMs: Math.round(performance.now() - started),
     wallets,
   }
-  void startHead
 }
