@@ -10,7 +10,7 @@
 import { startRehearsalDevnet } from '../src/devnet/rehearsal/start-rehearsal-devnet.ts'
 import { MAINNET_SCALE, rehearsalWallet, type HistoryScale } from '../src/devnet/rehearsal/fill-history.ts'
 import { PUBLIC_PROVIDER, startMainnetService, startRehearsalProxy, waitBackfilled } from '../test/support/rehearsal.ts'
-import { checkRehearsalReads, runRehearsalFlows } from '../test/support/rehearsal-flows.ts'
+import { checkRehearsalReads, eventsMatchChain, runRehearsalFlows } from '../test/support/rehearsal-flows.ts'
 import { table } from './support.ts'
 import { runDate, yesNo, type BenchResult } from './summary.ts'
 
@@ -54,7 +54,9 @@ export async function benchRehearse(scale = rehearsalScale()): Promise<BenchResu
     let flows: Awaited<ReturnType<typeof runRehearsalFlows>> = []
     let reads: Awaited<ReturnType<typeof checkRehearsalReads>> = []
     let rssAfter: number | undefined
+    let events0 = { indexed: 0, chain: 0, ok: false }
     try {
+      events0 = await eventsMatchChain(run.service.url, devnet.url, devnet.info.deployment.contracts)
       flows = await runRehearsalFlows(run.service.url, devnet.url)
       reads = await checkRehearsalReads(run.service.url, devnet.url, devnet.info, { wallet: rehearsalWallet(3), tokenId: 5n })
       rssAfter = run.service.rssBytes()
@@ -64,7 +66,7 @@ export async function benchRehearse(scale = rehearsalScale()): Promise<BenchResu
     }
     const perSecond = (ms: number) => events / ((ms) / 1000)
     const matched = reads.filter((r) => r.ok).length
-    const flowsOk = flows.every((f) => f.ok)
+    const flowsOk = flows.every((f) => f.ok) && events0.ok
     const scaleText = `${scale.burns} burns by ${scale.wallets} wallets, ${scale.nfts} NFTs, ${scale.swaps} swaps, ${history.head} blocks`
     const full = scale.burns >= MAINNET_SCALE.burns && scale.wallets >= MAINNET_SCALE.wallets && scale.nfts >= MAINNET_SCALE.nfts && scale.blocks >= MAINNET_SCALE.blocks
     const rows = [
@@ -76,6 +78,7 @@ export async function benchRehearse(scale = rehearsalScale()): Promise<BenchResu
       { measure: 'RPC requests per backfilled event', 'through the proxy': (run.requests / events).toFixed(3), baseline: (base.requests / events).toFixed(3) },
       { measure: 'eth_getLogs calls', 'through the proxy': String(run.byMethod.eth_getLogs ?? 0), baseline: String(base.byMethod.eth_getLogs ?? 0) },
       { measure: 'faults met (range, results, 429, 5xx, timeouts)', 'through the proxy': Object.entries(run.faults).map(([k, v]) => `${k} ${v}`).join(', ') || 'n/a', baseline: 'none' },
+      { measure: 'events published vs burn transactions and portrait transfers on chain', 'through the proxy': `${events0.indexed} vs ${events0.chain}: ${events0.ok ? 'equal (none lost, none twice)' : 'DIFFERENT'}`, baseline: '' },
       { measure: 'start to ready (/readyz 200)', 'through the proxy': `${s(run.readyMs)} s`, baseline: `${s(base.readyMs)} s` },
       { measure: 'service RSS after backfill / after flows and reads', 'through the proxy': `${mb(run.rss)} / ${mb(rssAfter)}`, baseline: mb(base.rss) },
       ...flows.map((f) => ({ measure: f.flow, 'through the proxy': `${f.ok ? 'ok' : 'FAILED'} in ${s(f.ms)} s: ${f.detail}`, baseline: '' })),
