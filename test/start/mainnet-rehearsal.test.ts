@@ -20,7 +20,7 @@ let service: Awaited<ReturnType<typeof startMainnetService>>
 
 before(async () => {
   devnet = await startRehearsalDevnet({ scale: SCALE })
-  proxy = await startRehearsalProxy(devnet.url, { ...PUBLIC_PROVIDER, maxLogsRange: 500, maxLogsResults: 200 })
+  proxy = await startRehearsalProxy(devnet.url, { ...PUBLIC_PROVIDER, maxLogsRange: 500, maxLogsResults: 200, requestsPerSecond: 50 })
   service = await startMainnetService(devnet, proxy)
 })
 after(async () => {

@@ -163,10 +163,14 @@ export async function checkRehearsalReads(serviceUrl: string, chainUrl: string, 
     return rows.length > 0 && rows.every(([, n]) => n > 0n) ? true : `${rows.length} entries; NFT balances on chain ${rows.map(([, n]) => n).join(', ')}`
   })
   // Exact before any flow (eventsMatchChain); after them the looksmaxx adds events of its own.
-  await compare('/api/events/history?limit=1', async (b) => {
-    const chainEvents = await chainEventCount(chainUrl, contracts.token, contracts.nft)
-    return Number(b.headEventId) >= chainEvents ? true : `head event ${b.headEventId}, the chain has ${chainEvents} burn transactions and mints`
-  })
+  // The flows' last events are published when the indexer's next pass reads their blocks: waited for (10 s at most).
+  const chainEvents = await chainEventCount(chainUrl, contracts.token, contracts.nft)
+  for (let i = 0; i < 40; i++) {
+    const head = Number(((await (await fetch(`${serviceUrl}/api/events/history?limit=1`)).json()) as { headEventId: string }).headEventId)
+    if (head >= chainEvents) break
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  await compare('/api/events/history?limit=1', (b) => (Number(b.headEventId) >= chainEvents ? true : `head event ${b.headEventId}, the chain has ${chainEvents} burn transactions and mints`))
   await compare('/api/agent/info', async (b) => {
     const owner = await client.readContract({ address: contracts.identityRegistry, abi: nftAbi, functionName: 'ownerOf', args: [BigInt(info.deployment.agentId)] })
     return String(b.onChain?.agentId) === info.deployment.agentId && b.onChain?.owner === owner ? true : `chain: agent ${info.deployment.agentId} owned by ${owner}`

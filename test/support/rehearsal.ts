@@ -11,14 +11,14 @@ export type RehearsalProxy = PublicRpcProxy
 
 /**
  * A public provider as the rehearsal plays it: eth_getLogs capped below the indexer's page
- * (INDEXER_PAGE_SIZE 2,000) in blocks and results, a request rate a backfill's bursts of block
- * reads exceed (429 with Retry-After), 1 % 5xx, 0.2 % requests never answered, websockets
- * dropped after MegaETH's 30 s of silence.
+ * (INDEXER_PAGE_SIZE 2,000) in blocks and results, a request rate (5/s, an unauthenticated
+ * endpoint's) that a backfill's bursts of block reads exceed (429 with Retry-After), 1 % 5xx,
+ * 0.2 % requests never answered, websockets dropped after MegaETH's 30 s of silence.
  */
 export const PUBLIC_PROVIDER = {
   maxLogsRange: 1_000,
   maxLogsResults: 500,
-  requestsPerSecond: 20,
+  requestsPerSecond: 5,
   serverErrorRate: 0.01,
   timeoutRate: 0.002,
   wsIdleMs: 30_000,
