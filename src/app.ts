@@ -49,6 +49,8 @@ import type { Redis } from 'ioredis'
 const PROFILE_TTL_MS = 30_000
 /** How long the gallery and chadboard read models go without looking at the store when no event says it changed. */
 const READ_MODEL_TTL_MS = 5_000
+/** The indexer's poll while a new-head subscription is live. */
+const HEADS_LIVE_POLL_MS = 10_000
 
 export type App = {
   ctx: Context
@@ -211,6 +213,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     startBlock: BigInt(config.START_BLOCK ?? deployment.devnet?.deployBlock ?? 0),
     confirmations: config.CONFIRMATIONS,
     pollMs: config.INDEXER_POLL_MS,
+    // While new heads wake it, the poll only covers a subscription that went quiet without closing.
+    quietPollMs: () => (heads?.live() ? Math.max(config.INDEXER_POLL_MS, HEADS_LIVE_POLL_MS) : undefined),
     pageSize: config.INDEXER_PAGE_SIZE,
   })
   // Rate-limit counters shared by every instance; a Redis outage fails open (operations/runtime/limits.ts).

@@ -75,6 +75,7 @@ export async function followNewHeads(options: NewHeadsOptions): Promise<NewHeads
       failures = 0
       subscriptions++
       if (subscriptions > 1) options.log.info({ subscriptions }, 'new-head subscription restored; catching up')
+      else options.log.info('following new heads over the RPC websocket: each block is indexed as it comes')
       options.onHead()
     })
     ws.on('error', () => {

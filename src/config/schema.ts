@@ -192,7 +192,7 @@ export const envSchema = z.object({
   SENDER_POLL_MS: positiveInt
     .default(20)
     .describe("How often each hot key's nonce on chain is read while one of its transactions waits for a block (never when none does)."),
-  INDEXER_POLL_MS: positiveInt.default(1000).describe('How often the indexer looks for new blocks.'),
+  INDEXER_POLL_MS: positiveInt.default(1000).describe('How often the indexer looks for new blocks without a new-head subscription (RPC_WS_URL), or after a failed pass; with a live one, every 10 s besides each new head.'),
   INDEXER_PAGE_SIZE: positiveInt.default(2000).describe('Largest block range of one eth_getLogs call (halved when the RPC refuses).'),
   START_BLOCK: nonNegativeInt.optional().describe('First block the indexer reads (production: the deployment block). Default: the devnet\'s deployBlock (after its seed), else the deployment file\'s network.startBlock, else 0.'),
   AGENT_ID: positiveInt.optional().describe('ERC-8004 agent ID of the service (production). Default: the devnet registration.'),

@@ -52,6 +52,8 @@ export type PublicRpcProxy = {
   faults(): { logsRange: number; logsResults: number; rateLimited: number; serverErrors: number; timeouts: number; wsDrops: number }
   /** Changes the behaviour from now on (the fields given). */
   set(behaviour: Partial<PublicRpcBehaviour>): void
+  /** The next HTTP requests meet these faults, in order, before any drawn one (a test that must meet each). */
+  queue(faults: Array<'429' | '5xx' | 'timeout'>): void
   /** Drops every open websocket now, without a close frame. */
   dropWebSockets(): number
   close(): Promise<void>
@@ -89,6 +91,7 @@ export async function startPublicRpcProxy(target: string, initial: PublicRpcBeha
   const calls: Array<{ method: string; params: any[]; via: 'http' | 'ws' }> = []
   const faults = { logsRange: 0, logsResults: 0, rateLimited: 0, serverErrors: 0, timeouts: 0, wsDrops: 0 }
   const hanging = new Set<http.ServerResponse>()
+  const scripted: Array<'429' | '5xx' | 'timeout'> = []
   const sockets = new Set<WebSocket>()
 
   // Token bucket: `burst` tokens, refilled at the rate.
@@ -192,7 +195,8 @@ export async function startPublicRpcProxy(target: string, initial: PublicRpcBeha
     }
     for (const call of [body].flat()) record(call, 'http')
     if (behaviour.down) return res.writeHead(503, { 'content-type': 'text/plain' }).end('upstream down')
-    const admitted = admit()
+    const queued = scripted.shift()
+    const admitted = queued === '429' ? { ok: false as const, retryAfterSeconds: 1 } : admit()
     if (!admitted.ok) {
       faults.rateLimited++
       const first = [body].flat()[0]
@@ -200,15 +204,15 @@ export async function startPublicRpcProxy(target: string, initial: PublicRpcBeha
         .writeHead(429, { 'content-type': 'application/json', 'retry-after': String(admitted.retryAfterSeconds) })
         .end(JSON.stringify(rpcError(first?.id, -32005, 'Too many requests: rate limit exceeded')))
     }
-    const roll = draw()
-    if (behaviour.timeoutRate && roll < behaviour.timeoutRate) {
+    const roll = queued === 'timeout' ? -1 : queued === '5xx' ? (behaviour.timeoutRate ?? 0) : queued ? 1 : draw()
+    if (roll < 0 || (behaviour.timeoutRate && roll < behaviour.timeoutRate)) {
       // Held open until the client gives up (or the proxy closes).
       faults.timeouts++
       hanging.add(res)
       res.on('close', () => hanging.delete(res))
       return
     }
-    if (behaviour.serverErrorRate && roll < (behaviour.timeoutRate ?? 0) + behaviour.serverErrorRate) {
+    if (queued === '5xx' || (behaviour.serverErrorRate && roll < (behaviour.timeoutRate ?? 0) + behaviour.serverErrorRate)) {
       faults.serverErrors++
       const status = draw() < 0.5 ? 502 : 503
       return res.writeHead(status, { 'content-type': 'text/html' }).end(`<html><body><h1>${status} ${status === 502 ? 'Bad Gateway' : 'Service Unavailable'}</h1></body></html>`)
@@ -290,6 +294,9 @@ export async function startPublicRpcProxy(target: string, initial: PublicRpcBeha
     set(next) {
       if (next.seed !== undefined && next.seed !== behaviour.seed) draw = random(next.seed)
       Object.assign(behaviour, next)
+    },
+    queue(faults) {
+      scripted.push(...faults)
     },
     dropWebSockets() {
       const open = [...sockets]

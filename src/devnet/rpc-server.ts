@@ -1,5 +1,6 @@
 import http from 'node:http'
-import { WebSocketServer, type RawData, type WebSocket } from 'ws'
+import type { Duplex } from 'node:stream'
+import type { RawData, WebSocket, WebSocketServer } from 'ws'
 import { callProvider, type JsonRpcError, type JsonRpcHandler } from './edr-provider.ts'
 
 type JsonRpcRequest = { jsonrpc?: string; id?: unknown; method?: unknown; params?: unknown }
@@ -9,7 +10,7 @@ type JsonRpcResponse = { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: 
 export type Subscriptions = {
   subscribe(params: unknown[], send: (result: unknown) => void): Promise<string>
   unsubscribe(id: string): boolean
-  changed(): void
+  changed(method: string): void
 }
 
 export type CustomMethods = Record<string, (params: unknown[]) => Promise<unknown> | unknown>
@@ -47,7 +48,7 @@ export async function serveJsonRpc(
     try {
       return await answerOne(request)
     } finally {
-      options.subscriptions?.changed()
+      options.subscriptions?.changed(String(request.method))
     }
   }
   const answerOne = async (request: JsonRpcRequest): Promise<JsonRpcResponse> => {
@@ -95,9 +96,19 @@ export async function serveJsonRpc(
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer))
   })
   server.keepAliveTimeout = 65_000
-  // The websocket endpoint (any path of the same port), as nodes serve one: every method, plus subscriptions.
-  const wss = new WebSocketServer({ server, maxPayload: MAX_BODY })
-  wss.on('connection', (socket: WebSocket) => serveSocket(socket, handleOne, options.subscriptions))
+  // The websocket endpoint (any path of the same port), as nodes serve one: every method, plus
+  // subscriptions. `ws` is loaded by the first upgrade, not at boot (the devnet's boot is on npm start's path).
+  let wss: WebSocketServer | undefined
+  let loading: Promise<WebSocketServer> | undefined
+  server.on('upgrade', async (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    loading ??= import('ws').then(({ WebSocketServer }) => {
+      wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY })
+      wss.on('connection', (client: WebSocket) => serveSocket(client, handleOne, options.subscriptions))
+      return wss
+    })
+    const ready = await loading
+    ready.handleUpgrade(req, socket, head, (client) => ready.emit('connection', client, req))
+  })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host, () => resolve())
@@ -107,8 +118,8 @@ export async function serveJsonRpc(
     url: `http://${options.host}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const client of wss.clients) client.terminate()
-        wss.close()
+        for (const client of wss?.clients ?? []) client.terminate()
+        wss?.close()
         server.closeAllConnections()
         server.close(() => resolve())
       }),

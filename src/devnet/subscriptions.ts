@@ -7,6 +7,15 @@ type LogFilter = { address?: string | string[]; topics?: unknown[] }
 type Subscription = { kind: 'newHeads' | 'logs'; filter: LogFilter; send(result: unknown): void }
 type Block = { number: string; hash: string; transactions?: unknown; [key: string]: unknown }
 
+/** Methods that never make a block: no look at the head after them. */
+const READS = new Set([
+  'eth_blockNumber', 'eth_chainId', 'net_version', 'web3_clientVersion', 'eth_call', 'eth_estimateGas', 'eth_getBalance',
+  'eth_getCode', 'eth_getStorageAt', 'eth_getTransactionCount', 'eth_getBlockByNumber', 'eth_getBlockByHash',
+  'eth_getLogs', 'eth_getTransactionReceipt', 'eth_getTransactionByHash', 'eth_gasPrice', 'eth_maxPriorityFeePerGas',
+  'eth_feeHistory', 'eth_simulateV1', 'eth_createAccessList', 'devnet_info', 'eth_subscribe', 'eth_unsubscribe',
+  'eth_getBlockReceipts', 'eth_syncing', 'debug_traceTransaction', 'debug_traceCall',
+])
+
 /** Heads announced at most per check: a `hardhat_mine` of thousands of blocks announces its last ones. */
 const MAX_HEADS_PER_CHECK = 64
 
@@ -52,9 +61,9 @@ export function createSubscriptions(read: Read): Subscriptions {
     }
   }
 
-  /** Looks for new blocks; calls during a look make one more look after it. */
-  function changed(): void {
-    if (subscriptions.size === 0) return
+  /** Looks for new blocks after a request that may have made some; calls during a look make one more look after it. */
+  function changed(method: string): void {
+    if (subscriptions.size === 0 || READS.has(method)) return
     if (checking) {
       again = true
       return

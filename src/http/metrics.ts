@@ -81,6 +81,7 @@ export function createMetrics(ctx: Context): Metrics {
 
   countedAtScrape('rpc_requests_total', 'JSON-RPC HTTP requests this instance sent (a batch or multicall counts once).', () => ctx.chain.rpcRequestCount())
   countedAtScrape('rpc_errors_total', 'JSON-RPC HTTP requests that got no answer or a non-2xx status.', () => ctx.chain.rpcErrorCount())
+  countedAtScrape('rpc_retries_total', 'JSON-RPC HTTP requests sent again after a 429 (as Retry-After says), a 5xx, a timeout or a dropped connection.', () => ctx.chain.rpcRetryCount())
 
   gaugeOfRows('pipeline_submissions', 'Looksmaxx submissions by pipeline step reached (settling, settled, generated, pinned, minted), all instances.', 'status', submissionsByStatus, (row) => [row.status, row.count])
   new Gauge({

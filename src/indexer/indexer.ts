@@ -1,4 +1,4 @@
-import { toHex, zeroAddress, type Log } from 'viem'
+import { BlockNotFoundError, toHex, zeroAddress, type Log } from 'viem'
 import { randomUUID } from 'node:crypto'
 import { acquireLease, releaseLease } from '../store/indexer-leases.ts'
 import type { Logger as PinoLogger } from 'pino'
@@ -8,7 +8,7 @@ import type { EventBus } from '../adapters/bus/port.ts'
 import { decodeIndexedLogs, WATCHED_EVENTS, type BurnLeg } from './decode-logs.ts'
 import { publishEvent } from '../events/publish-event.ts'
 import { burnEventKey, burnEventOfForeignMint, burnEventOfTransfer, burnTransferKey } from '../events/burn-event.ts'
-import { isServiceMint, isServiceTx } from '../store/service-txs.ts'
+import { isServiceMint, serviceTxsAmong } from '../store/service-txs.ts'
 import { TOPICS, type Freshness } from '../cache/freshness.ts'
 import { rpcFailed } from '../chain/upstream-error.ts'
 import { classifyLogsRefusal, createLogSpan } from './log-pages.ts'
@@ -41,7 +41,10 @@ export type IndexerOptions = {
   log: PinoLogger
   startBlock: bigint
   confirmations: number
+  /** Between passes when nothing pokes it. */
   pollMs: number
+  /** A longer wait after a pass that succeeded, while something else pokes it at each block (a new-head subscription). */
+  quietPollMs?: () => number | undefined
   /** Largest eth_getLogs range; smaller once the RPC's refusals say it caps ranges or results. */
   pageSize: number
 }
@@ -59,6 +62,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
   let wake: (() => void) | undefined
   let poked = false
   const span = createLogSpan(options.pageSize)
+  let lastPassFailed = false
+  const pollMs = () => (lastPassFailed ? options.pollMs : (options.quietPollMs?.() ?? options.pollMs))
   const headers = createBatchClient(chain)
   const owner = `indexer-${randomUUID()}`
   const addresses = {
@@ -74,11 +79,26 @@ export function createIndexer(options: IndexerOptions): Indexer {
 
   const cursor = () => getCursor(db, CURSOR)
 
+  /**
+   * The block at this height, or undefined when the chain has none (it got shorter). A failed
+   * read throws: taken for a missing block, one RPC hiccup would roll the index back.
+   */
+  async function blockOrMissing(number: bigint) {
+    try {
+      return await headers.getBlock({ blockNumber: number })
+    } catch (error) {
+      if (error instanceof BlockNotFoundError) return undefined
+      throw error
+    }
+  }
+
   /** The last stored block still on the chain; everything after it is rolled back. */
   async function rollbackToForkPoint(): Promise<void> {
     let forkPoint: { number: bigint; hash: string } | undefined
     for (const stored of await listIndexedBlocks(db)) {
-      const block = await chain.client.getBlock({ blockNumber: stored.number }).catch(() => undefined)
+      const block = await blockOrMissing(stored.number).catch((cause) => {
+        throw rpcFailed('looking for the fork point', cause)
+      })
       if (block?.hash === stored.hash) {
         forkPoint = stored
         break
@@ -131,12 +151,17 @@ export function createIndexer(options: IndexerOptions): Indexer {
     const { burns, nftTransfers, changed, referralRewards } = decodeIndexedLogs(logs as never, addresses)
     const activity = decodeDefiActivity(logs as never, chain.contracts)
     const blockNumbers = [...new Set([...burns, ...nftTransfers, ...activity].map((e) => e.blockNumber)), to]
-    // One JSON-RPC batch for the headers (timestamps, hashes), not a request per block.
-    const blocks = new Map(
-      await Promise.all(blockNumbers.map(async (n) => [n, await headers.getBlock({ blockNumber: n })] as const)).catch((cause) => {
-        throw rpcFailed('reading block headers', cause)
-      }),
-    )
+    // Nodes that put the block's timestamp in its logs (geth 1.16+, reth) spare the header
+    // reads; the others' headers come in one JSON-RPC batch, not a request per block.
+    const blocks = new Map<bigint, { hash: `0x${string}`; timestamp: bigint }>()
+    for (const l of logs as Array<Log & { blockTimestamp?: string }>) {
+      if (l.blockTimestamp && l.blockHash) blocks.set(l.blockNumber!, { hash: l.blockHash, timestamp: BigInt(l.blockTimestamp) })
+    }
+    const missing = blockNumbers.filter((n) => !blocks.has(n))
+    const read = await Promise.all(missing.map(async (n) => [n, await headers.getBlock({ blockNumber: n })] as const)).catch((cause) => {
+      throw rpcFailed('reading block headers', cause)
+    })
+    for (const [n, block] of read) blocks.set(n, { hash: block.hash!, timestamp: block.timestamp })
     const time = (n: bigint) => new Date(Number(blocks.get(n)!.timestamp) * 1000)
     const mints = nftTransfers.filter((t) => t.from === zeroAddress)
     await db.transaction(async (tx) => {
@@ -144,7 +169,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
       await insertNftTransfers(tx, nftTransfers.map((t) => ({ ...t, blockTime: time(t.blockNumber) })))
       await insertDefiActivity(tx, activity, time)
       for (const tokenId of new Set(nftTransfers.map((t) => t.tokenId.toString()))) await recomputeNftOwner(tx, tokenId)
-      for (const [number, block] of blocks) await saveIndexedBlock(tx, { number, hash: block.hash! })
+      // Only the newest blocks can be reorganised away (older ones would be pruned at once).
+      for (const [number, block] of blocks) if (number > to - BigInt(KEEP_BLOCKS)) await saveIndexedBlock(tx, { number, hash: block.hash! })
       await pruneIndexedBlocksBelow(tx, to - BigInt(KEEP_BLOCKS))
       await saveCursor(tx, CURSOR, { number: to, hash: blocks.get(to)!.hash! })
     })
@@ -153,11 +179,13 @@ export function createIndexer(options: IndexerOptions): Indexer {
     await options.fresh.changed([...changed, ...(activity.length ? (['defi'] as const) : [])], to)
     // Every burn reaches the stream: a transaction sending service tokens to the dead address
     // (a plain transfer, a gasless relay, a referral burn), once, whoever sees it first.
-    for (const [txHash, legs] of groupByTx(burns)) {
+    const byTx = groupByTx(burns)
+    const serviceTxs = await serviceTxsAmong(db, [...byTx.keys()].filter((txHash) => !referralRewards.has(txHash)))
+    for (const [txHash, legs] of byTx) {
       const dead = legs.filter((l) => l.leg === 'dead')
       if (dead.length === 0) continue
       const reward = referralRewards.get(txHash)
-      const source = reward !== undefined ? 'referral' : (await isServiceTx(db, txHash)) ? 'gasless' : 'transfer'
+      const source = reward !== undefined ? 'referral' : serviceTxs.has(txHash.toLowerCase()) ? 'gasless' : 'transfer'
       const amountWei = legs.reduce((sum, l) => sum + l.value, reward ?? 0n)
       const data = burnEventOfTransfer({ txHash, burner: dead[0]!.sender, amountWei, source, at: time(dead[0]!.blockNumber) })
       await publishEvent(options, 'burn', data, burnTransferKey(txHash)).catch((error) => log.warn({ err: error }, 'could not publish an indexed burn'))
@@ -171,21 +199,31 @@ export function createIndexer(options: IndexerOptions): Indexer {
     }
   }
 
-  async function sync(): Promise<bigint> {
+  /** Passes run one at a time (the loop's, a test's or a caller's): two would index one range twice. */
+  let passes: Promise<unknown> = Promise.resolve()
+  function sync(): Promise<bigint> {
+    const pass = passes.then(syncOnce)
+    passes = pass.catch(() => undefined)
+    return pass
+  }
+
+  async function syncOnce(): Promise<bigint> {
+    let at = await cursor()
+    // The head and the cursor's block travel in one batch: a pass woken by a head costs two round trips (this, the logs).
     let head: bigint
+    let cursorBlock: { hash: string | null } | undefined
     try {
-      head = await chain.client.getBlockNumber({ cacheTime: 0 })
+      ;[head, cursorBlock] = await Promise.all([
+        headers.getBlockNumber({ cacheTime: 0 }),
+        at?.hash ? blockOrMissing(at.number) : undefined,
+      ])
     } catch (cause) {
       throw rpcFailed('reading the head', cause)
     }
     const target = head - BigInt(options.confirmations)
-    let at = await cursor()
-    if (at && at.hash) {
-      const block = await chain.client.getBlock({ blockNumber: at.number }).catch(() => undefined)
-      if (block?.hash !== at.hash) {
-        await rollbackToForkPoint()
-        at = await cursor()
-      }
+    if (at && at.hash && cursorBlock?.hash !== at.hash) {
+      await rollbackToForkPoint()
+      at = await cursor()
     }
     let from = at ? at.number + 1n : options.startBlock
     while (from <= target) {
@@ -198,6 +236,23 @@ export function createIndexer(options: IndexerOptions): Indexer {
     return target
   }
 
+  /** When this instance last took or renewed the lease (performance.now()), and for how long. */
+  let held: { at: number; ms: number } | undefined
+  /**
+   * Instances sharing a database take turns: the lease holder indexes, the others wait. A pass
+   * woken by every head skips the renewal while a third of the lease is not yet over (the
+   * lease runs from the statement, which started after `at`): one write less per block.
+   */
+  async function holdLease(): Promise<boolean> {
+    if (held && performance.now() - held.at < held.ms / 3) return true
+    // The lease outlives two quiet polls, so a holder that is only woken by heads keeps it.
+    const ms = Math.max(10_000, options.pollMs * 5, pollMs() * 2)
+    const at = performance.now()
+    const ok = await acquireLease(db, CURSOR, owner, ms)
+    held = ok ? { at, ms } : undefined
+    return ok
+  }
+
   return {
     sync,
     start() {
@@ -208,16 +263,17 @@ export function createIndexer(options: IndexerOptions): Indexer {
           // A poke during this pass is served by the next one, at once (a new head may have come after this pass read the head).
           poked = false
           try {
-            // Instances sharing a database take turns: the lease holder indexes, the others wait.
-            if (await acquireLease(db, CURSOR, owner, Math.max(10_000, options.pollMs * 5))) await sync()
+            lastPassFailed = false
+            if (await holdLease()) await sync()
           } catch (error) {
+            lastPassFailed = true
             log.warn({ err: error }, 'indexer pass failed; retrying')
           }
           if (!running) break
           if (poked) continue
           await new Promise<void>((resolve) => {
             wake = resolve
-            timer = setTimeout(resolve, options.pollMs)
+            timer = setTimeout(resolve, pollMs())
           })
         }
       })()
@@ -233,6 +289,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       wake?.()
       await loop
       // Another instance takes over at once instead of after the lease runs out.
+      held = undefined
       await releaseLease(db, CURSOR, owner).catch((error) => log.warn({ err: error }, 'could not release the indexer lease; it expires on its own'))
     },
   }

@@ -45,13 +45,19 @@ export function classifyLogsRefusal(error: unknown, from: bigint): LogsRefusal |
 
 /**
  * The size of the next eth_getLogs range. `cap` is the provider's block-range limit (the
- * configured page size until a refusal teaches a smaller one); `span` follows how dense the
- * logs are: cut to what a result-cap refusal allows, doubled back toward the cap after each
- * answer that was not refused.
+ * configured page size until a refusal teaches a smaller one). For the result cap, a refused
+ * size is remembered: pages stay at half of it (where the logs are as dense, they fit), and it
+ * is doubled after PAGES_BEFORE_GROWING answered pages in a row, so sparser history is read in
+ * larger ranges again at the price of an occasional refusal, not one every other page.
  */
+const PAGES_BEFORE_GROWING = 8
+
 export function createLogSpan(pageSize: number) {
   let cap = pageSize
   let span = pageSize
+  let refusedAt: number | undefined
+  let answeredInARow = 0
+  const bound = () => Math.max(1, Math.min(cap, refusedAt === undefined ? cap : Math.floor(refusedAt / 2)))
   return {
     span: () => span,
     cap: () => cap,
@@ -63,14 +69,20 @@ export function createLogSpan(pageSize: number) {
       span = Math.min(span, cap)
       return span
     },
-    /** A result refusal: the suggested range, else half; the next pages start that small. */
+    /** A result refusal: the suggested range, else half; the next pages stay below the refused size. */
     refusedResults(asked: number, refusal: Extract<LogsRefusal, { kind: 'results' }>, from: bigint): number {
       const suggested = refusal.suggestedTo !== undefined ? Number(refusal.suggestedTo - from + 1n) : undefined
+      refusedAt = refusedAt === undefined ? asked : Math.min(refusedAt, asked)
+      answeredInARow = 0
       span = Math.max(1, Math.min(asked - 1, suggested !== undefined && suggested > 0 ? suggested : Math.floor(asked / 2)))
       return span
     },
     answered(): void {
-      span = Math.min(cap, span * 2)
+      if (refusedAt !== undefined && ++answeredInARow >= PAGES_BEFORE_GROWING) {
+        refusedAt = refusedAt * 2 > cap * 2 ? undefined : refusedAt * 2
+        answeredInARow = 0
+      }
+      span = Math.min(bound(), span * 2)
     },
   }
 }

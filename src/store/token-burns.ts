@@ -13,11 +13,16 @@ export type TokenBurnRow = {
 }
 
 /** Stores indexed burn legs; a leg already stored (same tx and log index) is kept. */
+/** Rows per INSERT: a backfill page may hold thousands of legs; one statement each would cost a round trip each. */
+const INSERT_CHUNK = 500
+
 export async function insertTokenBurns(db: Queryable, rows: TokenBurnRow[]): Promise<void> {
-  for (const b of rows) {
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+    const chunk = rows.slice(start, start + INSERT_CHUNK)
+    const values = chunk.map((_, i) => `($${i * 7 + 1}, $${i * 7 + 2}, $${i * 7 + 3}, $${i * 7 + 4}, $${i * 7 + 5}, $${i * 7 + 6}, $${i * 7 + 7})`).join(', ')
     await db.query(
-      `INSERT INTO token_burns (tx_hash, log_index, block_number, block_time, sender, leg, value) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-      [b.txHash, b.logIndex, b.blockNumber.toString(), b.blockTime, b.sender, b.leg, b.value.toString()],
+      `INSERT INTO token_burns (tx_hash, log_index, block_number, block_time, sender, leg, value) VALUES ${values} ON CONFLICT DO NOTHING`,
+      chunk.flatMap((b) => [b.txHash, b.logIndex, b.blockNumber.toString(), b.blockTime, b.sender, b.leg, b.value.toString()]),
     )
   }
 }

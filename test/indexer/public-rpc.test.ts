@@ -56,6 +56,8 @@ test('behind a public provider (capped eth_getLogs, 429s, 5xx, hung requests, dr
       const to = i % 3 === 2 ? devnet.info.accounts.fundWallet : DEAD
       burns.push((await holder.writeContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'transfer', args: [to, BigInt(i + 1) * E18] })).toLowerCase())
     }
+    // Drawn faults, and one of each for certain on the first requests of the catch-up.
+    proxy.queue(['5xx', 'timeout', '5xx', 'timeout'])
     proxy.set({ down: false, maxLogsRange: 6, maxLogsResults: 3, requestsPerSecond: 40, serverErrorRate: 0.08, timeoutRate: 0.04, wsIdleMs: 700 })
     // More blocks while it catches up, a drop among them.
     for (let i = 0; i < 6; i++) {
@@ -78,7 +80,14 @@ test('behind a public provider (capped eth_getLogs, 429s, 5xx, hung requests, dr
     assert.deepEqual(indexed.map((r) => key(r.tx_hash, r.log_index)), onChain.map((l) => key(l.transactionHash, l.logIndex)), 'the indexed legs are the chain\'s, in order, none missing, none twice')
     for (const hash of burns) assert.ok(indexed.some((r) => r.tx_hash === hash), `burn ${hash} indexed`)
     const deadTxs = onChain.filter((l) => l.topics[2] === pad(DEAD.toLowerCase() as `0x${string}`)).map((l) => l.transactionHash.toLowerCase())
-    for (const hash of deadTxs) assert.equal(published.get(hash), 1, `the burn ${hash} reached the stream once`)
+    // Published after the page commits (and over Redis on the PostgreSQL leg): waited for, then counted in the stored stream.
+    const stored = async () => new Map((await app.ctx.db.query<{ tx: string; n: string }>(`SELECT lower(data->>'txHash') AS tx, count(*) AS n FROM events WHERE type = 'burn' GROUP BY 1`)).rows.map((r) => [r.tx, Number(r.n)]))
+    await waitFor('every burn on the stream', async () => deadTxs.every((hash) => published.has(hash)), 10_000)
+    const inStream = await stored()
+    for (const hash of deadTxs) {
+      assert.equal(inStream.get(hash), 1, `the burn ${hash} is stored on the stream once`)
+      assert.equal(published.get(hash), 1, `the burn ${hash} was published once`)
+    }
 
     const faults = proxy.faults()
     const counts = proxy.countsByMethod()
@@ -104,6 +113,8 @@ test('a 429 is waited out as Retry-After says, by every request, and the index s
   const app = await buildApp(devnet, { rpcUrl: () => proxy.url, env: { INDEXER_POLL_MS: '100' } })
   try {
     const holder = wallet(4)
+    // A low rate, and two refusals for certain (a quiet run may stay under the rate).
+    proxy.queue(['429', '429'])
     proxy.set({ requestsPerSecond: 5, burst: 5 })
     for (let i = 0; i < 6; i++) await holder.writeContract({ address: devnet.info.contracts.token, abi: erc20Abi, functionName: 'transfer', args: [DEAD, E18] })
     const head = Number(await devnet.rpc<string>('eth_blockNumber'))
@@ -124,32 +135,31 @@ test('a swap or a transfer made outside the service shows in the next read withi
   const app = await buildApp(devnet)
   try {
     const agent = testAccount(7).account.address
-    let announced: (() => void) | undefined
-    const unhook = app.ctx.fresh.renewBefore('pool', async () => announced?.())
+    const pool = ['pool'] as const
     const price = async () => (await app.get('/api/price')).body.price.coinPerEth as number
-    const latencies: number[] = []
+    /** From the block to the moment a read started then shows the swap (the change is visible), and to the end of that read. */
+    const visible: number[] = []
+    const answered: number[] = []
     for (let i = 0; i < 20; i++) {
       const before = await price()
       assert.equal(await price(), before, 'served from the cache while nothing changed')
       const quote = (await app.get(`/api/x402/quote?ethAmount=0.002&recipient=${agent}`)).body
-      const change = new Promise<void>((resolve) => (announced = resolve))
+      const stamp = app.ctx.fresh.stamp(pool)
+      // The send returns once the block is made (automine): `sentAt` is before the block.
       const { sentAt } = await sendRaw(7, { to: quote.swap.router, data: quote.swap.data, value: BigInt(quote.swap.value) })
-      await Promise.race([change, new Promise((resolve) => setTimeout(resolve, 5_000))])
-      let after = await price()
-      // The announcement comes before the change is visible (renewals first): look until it is, bounded.
-      for (let n = 0; after === before && n < 200; n++) {
-        await new Promise((resolve) => setImmediate(resolve))
-        after = await price()
-      }
-      latencies.push(performance.now() - sentAt)
+      const deadline = performance.now() + 5_000
+      while (app.ctx.fresh.stamp(pool) === stamp && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1))
+      visible.push(performance.now() - sentAt)
+      const after = await price()
+      answered.push(performance.now() - sentAt)
       assert.notEqual(after, before, `swap ${i}: the next price shows it`)
     }
-    unhook()
-    const sorted = [...latencies].sort((a, b) => a - b)
-    const p95 = sorted[Math.ceil(0.95 * sorted.length) - 1]!
-    const within = latencies.filter((ms) => ms <= 250).length
-    t.diagnostic(`swap to next price: p50 ${sorted[9]!.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms, max ${sorted[19]!.toFixed(0)} ms; ${within}/20 within 250 ms`)
-    assert.ok(within >= 19, `${within} of 20 swaps were seen within 250 ms (latencies ${latencies.map((ms) => ms.toFixed(0)).join(', ')})`)
+    const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1]!
+    const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+    const within = visible.filter((ms) => ms <= 250).length
+    t.diagnostic(`swap to visible change: p50 ${p50(visible).toFixed(0)} ms, p95 ${p95(visible).toFixed(0)} ms, max ${Math.max(...visible).toFixed(0)} ms; ${within}/20 within 250 ms`)
+    t.diagnostic(`swap to the next price answered (its own eth_call included): p50 ${p50(answered).toFixed(0)} ms, p95 ${p95(answered).toFixed(0)} ms`)
+    assert.ok(within >= 19, `${within} of 20 swaps were seen within 250 ms (latencies ${visible.map((ms) => ms.toFixed(0)).join(', ')})`)
 
     // A plain transfer: the wallet read shows the new balance at once.
     const wallet = async () => (await app.get(`/api/wallet?address=${agent}`)).body
