@@ -1,5 +1,4 @@
-import { encodeFunctionData, keccak256, maxUint256, parseAbi, toHex, type Address, type Hex } from 'viem'
-import { encodeAbiParameters } from 'viem'
+import { encodeAbiParameters, encodeFunctionData, keccak256, maxUint256, parseAbi, toHex, type Address, type Hex } from 'viem'
 import { BURN_TOTAL_WEI, POOL_FEE } from '../../chain/constants.ts'
 import { devnetAccount, roles } from '../../chain/devnet-accounts.ts'
 import { MAINNET } from './mainnet-addresses.ts'
