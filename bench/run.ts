@@ -17,6 +17,7 @@ import { benchSoak } from './soak.ts'
 import { benchDefiActivity } from './defi-activity.ts'
 import { benchSimulatedPlans } from './simulated-plans.ts'
 import { benchStartup } from './startup.ts'
+import { benchRehearse } from './rehearse.ts'
 import { rewriteRun, rewriteSummary, type BenchResult } from './summary.ts'
 
 const seconds = (fallback: number) => Number(process.env.BENCH_SECONDS ?? fallback)
@@ -36,12 +37,14 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   'start-up': () => benchStartup(),
   // Not in the default run (10 minutes): npm run bench -- soak (SOAK_SECONDS to shorten it).
   soak: () => benchSoak(),
+  // Not in the default run: `npm run rehearse` (bench/rehearse.ts; REHEARSE_SCALE=short for a tenth).
+  rehearse: () => benchRehearse(),
 }
 
 const README = fileURLToPath(new URL('./README.md', import.meta.url))
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' ')
 
-const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches).filter((name) => name !== 'soak')
+const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches).filter((name) => name !== 'soak' && name !== 'rehearse')
 for (const name of names) if (!benches[name]) throw new Error(`unknown benchmark ${name}; known: ${Object.keys(benches).join(', ')}`)
 
 const done: Array<{ name: string; result: BenchResult; markdown: string }> = []

@@ -156,9 +156,10 @@ export function createHttpServer(ctx: Context, operations: AnyOperation[], optio
 
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error)
-    if (appError.status >= 500) {
-      request.log.error({ err: error, requestId: request.id }, 'request failed')
-    }
+    // An absent contract is the deployment's known shape (start-up named it once), not a failure:
+    // logged at error level, every DeFi read on mainnet would page an operator.
+    if (appError.code === 'NOT_DEPLOYED') request.log.debug({ code: appError.code, requestId: request.id }, 'not deployed here')
+    else if (appError.status >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed')
     // Every 5xx carries the request ID the log line above names; an internal error says no more.
     const body =
       appError.status >= 500 && appError.code === 'INTERNAL_ERROR'
