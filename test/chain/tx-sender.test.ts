@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { pino } from 'pino'
 import { useDevnet } from '../support/harness.ts'
 import { createTestDatabase } from '../support/postgres.ts'
-import { TEST_DATABASE_URL, needsPostgres } from '../support/env.ts'
+import { TEST_DATABASE_URL, needsPostgres, onlyInLeg } from '../support/env.ts'
 import { openDb, type Db } from '../../src/store/db.ts'
 import { pooledPglite } from '../support/pglite-pool.ts'
 import { createChain } from '../../src/chain/clients.ts'
@@ -91,7 +91,7 @@ test('a transaction that cannot be mined at its fee is replaced and its outcome 
   }
 })
 
-test('50 concurrent sends from two processes sharing PostgreSQL land with consecutive nonces; a crash in the middle resumes', { skip: needsPostgres }, async () => {
+test('50 concurrent sends from two processes sharing PostgreSQL land with consecutive nonces; a crash in the middle resumes', { skip: onlyInLeg('postgres', needsPostgres) }, async () => {
   const pg = await createTestDatabase()
   const script = fileURLToPath(new URL('../support/sender-process.ts', import.meta.url))
   const run = (env: Record<string, string>) =>
@@ -129,7 +129,7 @@ test('50 concurrent sends from two processes sharing PostgreSQL land with consec
  * both while a request waits for it (the request gets the typed error) and from its watch loop.
  */
 for (const database of ['pglite', 'postgres'] as const) {
-  test(`a stored transaction whose nonce another transaction of the key used is marked dropped, and its waiter gets a typed error (${database})`, { skip: database === 'postgres' && needsPostgres }, async () => {
+  test(`a stored transaction whose nonce another transaction of the key used is marked dropped, and its waiter gets a typed error (${database})`, { skip: database === 'postgres' ? onlyInLeg('postgres', needsPostgres) : onlyInLeg('embedded') }, async () => {
     const pg = database === 'postgres' ? await createTestDatabase() : undefined
     const db: Db = pg ? await openDb({ url: pg.url }) : await pooledPglite()
     const account = testAccount(database === 'pglite' ? 4 : 8).account

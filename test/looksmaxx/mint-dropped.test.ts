@@ -4,7 +4,7 @@ import { buildApp, useDevnet, type TestApp } from '../support/harness.ts'
 import { createAgent, portraitBase64 } from '../support/agent.ts'
 import { takeFirstNonce } from '../support/take-nonce.ts'
 import { waitForSweeps } from '../support/sender-sweeps.ts'
-import { TEST_DATABASE_URL, needsPostgres } from '../support/env.ts'
+import { TEST_DATABASE_URL, needsPostgres, onlyInLeg } from '../support/env.ts'
 import type { TxSender } from '../../src/chain/sender/tx-sender.ts'
 import { rpcCall } from '../support/rpc.ts'
 
@@ -17,7 +17,7 @@ import { rpcCall } from '../support/rpc.ts'
 const devnet = useDevnet()
 
 for (const database of ['pglite', 'postgres'] as const) {
-  test(`a mint whose nonce another transaction of the minter key used is minted again: exactly one NFT (${database})`, { skip: database === 'postgres' && needsPostgres }, async () => {
+  test(`a mint whose nonce another transaction of the minter key used is minted again: exactly one NFT (${database})`, { skip: database === 'postgres' ? onlyInLeg('postgres', needsPostgres) : onlyInLeg('embedded') }, async () => {
     // Each backend's run starts from the deployed chain (the other's service is stopped).
     await devnet.reset()
     let app: (TestApp & { stop(): Promise<void> }) | undefined

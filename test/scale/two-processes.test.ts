@@ -4,7 +4,7 @@ import { useDevnet } from '../support/harness.ts'
 import { getJson, postJson } from '../support/fetch-json.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { openStream } from '../support/sse.ts'
-import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis } from '../support/env.ts'
+import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis, onlyInLeg } from '../support/env.ts'
 import { startService, sharedBackends, type ServiceProcess } from './processes.ts'
 
 /**
@@ -12,7 +12,8 @@ import { startService, sharedBackends, type ServiceProcess } from './processes.t
  * an external RPC. Both take every write at once; the chain and the store must show one
  * outcome per request, and every stream client of either process hears everything.
  */
-const skip = needsPostgresAndRedis
+// Two processes share PostgreSQL and Redis whatever TEST_BACKEND says: the PostgreSQL leg runs it.
+const skip = onlyInLeg('postgres', needsPostgresAndRedis)
 
 const devnet = useDevnet()
 let backends: Awaited<ReturnType<typeof sharedBackends>>

@@ -18,3 +18,16 @@ export function requires(backend: 'postgres' | 'redis' | 'chromium', available: 
 export const needsPostgres = requires('postgres', Boolean(TEST_DATABASE_URL), 'TEST_DATABASE_URL is not set')
 export const needsRedis = requires('redis', Boolean(TEST_REDIS_URL), 'TEST_REDIS_URL is not set')
 export const needsPostgresAndRedis = needsPostgres || needsRedis
+
+/** The leg of `.ci/run` this run is: TEST_BACKEND (embedded unless it says postgres). */
+export const testLeg: 'embedded' | 'postgres' = process.env.TEST_BACKEND === 'postgres' ? 'postgres' : 'embedded'
+
+/**
+ * For a suite about one backend whatever TEST_BACKEND says (the PGlite crash suite, the
+ * PostgreSQL one, two processes sharing PostgreSQL): it runs in that backend's leg only, where
+ * `otherwise` (its own skip reason, e.g. needsPostgres) decides. Each leg of .ci/run runs the
+ * whole suite, so such a suite ran twice in CI, once per leg, for the same result.
+ */
+export function onlyInLeg(leg: 'embedded' | 'postgres', otherwise: false | string = false): false | string {
+  return testLeg === leg ? otherwise : `runs in the TEST_BACKEND=${leg} leg`
+}
