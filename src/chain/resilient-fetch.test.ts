@@ -14,7 +14,8 @@ test('Retry-After is read as seconds or as an HTTP date', () => {
 async function serve(answers: Array<{ status: number; headers?: Record<string, string> } | 'hang'>) {
   const seen: number[] = []
   const server = http.createServer((req, res) => {
-    seen.push(Date.now())
+    // Intervals on the monotonic clock: a wall-clock step (NTP) must not shorten or stretch them.
+    seen.push(performance.now())
     const next = answers.shift()
     if (next === 'hang') return
     req.resume()

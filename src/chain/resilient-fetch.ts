@@ -54,7 +54,7 @@ const sleep = (ms: number, signal?: AbortSignal | null) =>
   })
 
 export function createResilientFetch(policy: RetryPolicy, counters?: FetchCounters, base: typeof fetch = fetch): typeof fetch {
-  /** No request leaves before this time: the provider's last Retry-After. */
+  /** No request leaves before this time (monotonic clock: a wall-clock step must not cut a wait short): the provider's last Retry-After. */
   let notBefore = 0
   const backoff = (attempt: number) => Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt) * (0.5 + Math.random() / 2)
 
@@ -62,7 +62,7 @@ export function createResilientFetch(policy: RetryPolicy, counters?: FetchCounte
     const safe = methodsOf(init?.body).every((method) => !SENDS.has(method))
     const outer = init?.signal
     for (let attempt = 0; ; attempt++) {
-      await sleep(notBefore - Date.now(), outer)
+      await sleep(notBefore - performance.now(), outer)
       counters?.request()
       const timeout = AbortSignal.timeout(policy.attemptTimeoutMs)
       const signal = outer ? AbortSignal.any([outer, timeout]) : timeout
@@ -85,7 +85,7 @@ export function createResilientFetch(policy: RetryPolicy, counters?: FetchCounte
         // Refused before it was looked at: safe to repeat, sends included.
         const wait = retryAfterMs(response.headers.get('retry-after')) ?? backoff(attempt)
         if (wait > policy.maxDelayMs) return response
-        notBefore = Math.max(notBefore, Date.now() + wait)
+        notBefore = Math.max(notBefore, performance.now() + wait)
         await response.body?.cancel().catch(() => undefined)
         counters?.retry('429')
         continue
