@@ -61,10 +61,10 @@ function plan(parallel: number): string[][] {
   const alone = files.filter(ownProcess).map((file) => [file])
   const shared = files.filter((file) => !ownProcess(file)).sort((a, b) => cost(b) - cost(a))
   const total = shared.reduce((sum, file) => sum + cost(file), 0)
-  // One group per process slot: the suite is CPU-bound, and every process pays its own boot
-  // (the service's modules, a devnet, PGlite, a stylizer thread), so fewer, longer groups cost
-  // less than more groups evening out the estimates' errors.
-  const count = Math.max(1, Math.min(shared.length, parallel, Math.ceil(total / 20_000)))
+  // Two groups per process slot, so the pool can even out what the estimates get wrong. One
+  // per slot saved ~18 s of boots but a process imports all its files at once (scripts/test/group.ts),
+  // and with twice the files that blocked its first tests' event loop for over 1.5 s.
+  const count = Math.max(1, Math.min(shared.length, parallel * 2, Math.ceil(total / 20_000)))
   const groups = Array.from({ length: count }, () => ({ files: [] as string[], ms: 0 }))
   for (const file of shared) {
     const lightest = groups.reduce((a, b) => (b.ms < a.ms ? b : a))

@@ -28,8 +28,10 @@ async function serve(answers: Array<{ status: number; headers?: Record<string, s
 
 const read = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [] })
 const send = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: ['0x'] })
-// Attempts long enough that only the hung one times out on a busy machine.
-const policy = { attemptTimeoutMs: 1500, retries: 3, baseDelayMs: 10, maxDelayMs: 2000 }
+// Attempts long enough that only the hung one times out on a busy machine: a test process that
+// imports its other files meanwhile blocked the event loop past 1.5 s, the 429 then arrived after
+// its attempt had timed out, and the retry (rightly, on a timeout) came after a short backoff.
+const policy = { attemptTimeoutMs: 4000, retries: 3, baseDelayMs: 10, maxDelayMs: 2000 }
 
 test('a 429 is waited out as Retry-After says; 5xx and hung reads are tried again; a send is not repeated after a 5xx', async () => {
   const server = await serve([{ status: 429, headers: { 'retry-after': '1' } }, { status: 503 }, 'hang'])
