@@ -9,6 +9,7 @@ import { createViemChain } from '../chain/clients.ts'
 import type { AllContractAddresses } from '../chain/contract-names.ts'
 import { deployDefi } from './deploy-defi.ts'
 import { placePermit2 } from './deploy-permit2.ts'
+import { isqrt, shortStringSlot } from './storage-words.ts'
 
 export const BURN_ADDRESS = '0x000000000000000000000000000000000000dEaD' as const
 export const WETH_ADDRESS = '0x4200000000000000000000000000000000000006' as const
@@ -27,25 +28,7 @@ export type Deployment = {
   agentId: string
 }
 
-/** Solidity short-string storage layout: the bytes left-aligned, length × 2 in the last byte. */
-function shortStringSlot(value: string): Hex {
-  const bytes = Buffer.from(value, 'utf8')
-  const word = Buffer.alloc(32)
-  bytes.copy(word)
-  word[31] = bytes.length * 2
-  return `0x${word.toString('hex')}`
-}
 
-function isqrt(n: bigint): bigint {
-  if (n < 2n) return n
-  let x = n
-  let y = (x + 1n) / 2n
-  while (y < x) {
-    x = y
-    y = (x + n / x) / 2n
-  }
-  return x
-}
 
 /**
  * Deploys and seeds the whole suite from account 0 in a fixed order, so every boot yields

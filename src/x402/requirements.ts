@@ -31,36 +31,30 @@ export type PaymentRequirements = z.infer<typeof paymentRequirementsSchema>
 
 const DESCRIPTION = 'Infrastructure fee of 1 USDm for one looksmaxx portrait (the 225,000-token burn is separate).'
 
-/** The forwarder option of the looksmaxx fee: exactly 1 USDm to the facilitator by EIP-3009. */
-export function buildPaymentRequirements(args: { resource: string; payTo: `0x${string}`; forwarder: `0x${string}` }): PaymentRequirements {
+/** What both options of the looksmaxx fee share: exactly 1 USDm to the payee, within the timeout. */
+function feeRequirements(resource: string, payTo: `0x${string}`, asset: `0x${string}`, extra: PaymentRequirements['extra']): PaymentRequirements {
   return {
     scheme: 'exact',
     network: X402_NETWORK,
     maxAmountRequired: INFRA_FEE_WEI.toString(),
-    resource: args.resource,
+    resource,
     description: DESCRIPTION,
     mimeType: 'application/json',
-    payTo: args.payTo,
+    payTo,
     maxTimeoutSeconds: PAYMENT_TIMEOUT_SECONDS,
-    asset: args.forwarder,
-    extra: { ...FORWARDER_DOMAIN },
+    asset,
+    extra,
   }
+}
+
+/** The forwarder option of the looksmaxx fee: exactly 1 USDm to the facilitator by EIP-3009. */
+export function buildPaymentRequirements(args: { resource: string; payTo: `0x${string}`; forwarder: `0x${string}` }): PaymentRequirements {
+  return feeRequirements(args.resource, args.payTo, args.forwarder, { ...FORWARDER_DOMAIN })
 }
 
 /** The Permit2 option of the same fee: exactly 1 USDm to the same payee, USDm itself as asset. */
 export function buildPermit2Requirements(args: { resource: string; payTo: `0x${string}`; usdm: `0x${string}` }): PaymentRequirements {
-  return {
-    scheme: 'exact',
-    network: X402_NETWORK,
-    maxAmountRequired: INFRA_FEE_WEI.toString(),
-    resource: args.resource,
-    description: DESCRIPTION,
-    mimeType: 'application/json',
-    payTo: args.payTo,
-    maxTimeoutSeconds: PAYMENT_TIMEOUT_SECONDS,
-    asset: args.usdm,
-    extra: { ...USDM_DOMAIN, assetTransferMethod: 'permit2' },
-  }
+  return feeRequirements(args.resource, args.payTo, args.usdm, { ...USDM_DOMAIN, assetTransferMethod: 'permit2' })
 }
 
 /**

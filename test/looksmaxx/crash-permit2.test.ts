@@ -9,6 +9,7 @@ import { postJson } from '../support/fetch-json.ts'
 import { createAgent, portraitBase64 } from '../support/agent.ts'
 import { startServiceProcess } from '../support/service-process.ts'
 import { stockPermit2Client } from '../support/x402-clients.ts'
+import { statusOnceMinted } from '../support/builders.ts'
 
 /**
  * A Permit2 payment through a service killed (SIGKILL) before or after its settlement: the
@@ -50,11 +51,7 @@ for (const [point, agentIndex] of [['after_settlement', 8], ['before_settlement'
     let status: any
     let settlements: number
     try {
-      for (let i = 0; i < 150; i++) {
-        status = (await restarted.get(`/api/x402/looksmaxx/${burnTxHash}`)).body
-        if (status.status === 'minted') break
-        await new Promise((resolve) => setTimeout(resolve, 200))
-      }
+      status = await statusOnceMinted(async () => (await restarted.get(`/api/x402/looksmaxx/${burnTxHash}`)).body)
       assert.equal(status.status, 'minted', JSON.stringify(status))
       assert.equal(usdm - (await agent.usdmBalance()), E18, 'exactly one settlement')
       assert.equal(await agent.nftBalance(), 1n, 'exactly one mint')

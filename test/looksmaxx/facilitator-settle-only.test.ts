@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http'
 import { buildApp, testDevnet, releaseDevnet, type TestApp, type TestDevnet } from '../support/harness.ts'
-import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
+import { createReadyAgent, burnedSubmission } from '../support/agent.ts'
 import { startX402Facilitator, type FakeFacilitator } from '../support/x402-facilitators.ts'
 import { testAccount } from '../support/accounts.ts'
 import { stockPermit2Client } from '../support/x402-clients.ts'
@@ -32,20 +32,12 @@ after(async () => {
   await releaseDevnet()
 })
 
-async function readyAgent(index: number) {
-  const agent = await createAgent(app.url, devnet.url, index)
-  await agent.buyTokens('1')
-  return agent
-}
-async function looksmaxxBody(agent: Agent) {
-  const { burnTxHash, devTxHash } = await agent.burn()
-  return { burnTxHash, devTxHash, burnerAddress: agent.address, image: await portraitBase64(), imageType: 'image/jpeg' }
-}
+const readyAgent = (index: number) => createReadyAgent(app.url, devnet.url, index)
 const forwarderOffer = async () => (await app.get('/api/x402/looksmaxx')).body.accepts[0]
 
 test('an EIP-3009 payment settles through POST /v1/settle alone, with the bearer key, and is minted once', async () => {
   const agent = await readyAgent(5)
-  const body = await looksmaxxBody(agent)
+  const body = await burnedSubmission(agent)
   const usdm = await agent.usdmBalance()
   const before = facilitator.requests.length
   const response = await app.post('/api/x402/looksmaxx', { ...body, paymentPayload: await agent.signPayment(await forwarderOffer()) })
@@ -61,7 +53,7 @@ test('an EIP-3009 payment settles through POST /v1/settle alone, with the bearer
 
 test('a Permit2 payment of a stock client settles through POST /v1/settle (x402 v2 payload) and is minted once', async () => {
   const agent = await readyAgent(6)
-  const body = await looksmaxxBody(agent)
+  const body = await burnedSubmission(agent)
   const usdm = await agent.usdmBalance()
   const before = facilitator.requests.length
   const unpaid = await app.post('/api/x402/looksmaxx', body)
@@ -78,7 +70,7 @@ test('a Permit2 payment of a stock client settles through POST /v1/settle (x402 
 
 test('a bad payment is refused by the local verification without calling the facilitator', async () => {
   const agent = await readyAgent(7)
-  const body = await looksmaxxBody(agent)
+  const body = await burnedSubmission(agent)
   const before = facilitator.requests.length
   const offer = await forwarderOffer()
   const good = await agent.signPayment(offer)
@@ -94,7 +86,7 @@ test('a bad payment is refused by the local verification without calling the fac
 
 test('a refusal of /v1/settle (HTTP 400 with errorReason) releases the claim: nothing charged, the burns redeemable', async () => {
   const agent = await readyAgent(9)
-  const body = await looksmaxxBody(agent)
+  const body = await burnedSubmission(agent)
   const usdm = await agent.usdmBalance()
   const offer = await forwarderOffer()
   // The payer spends the authorization's funds between the service's check and the settlement.
@@ -126,7 +118,7 @@ test('a refusal of /v1/settle (HTTP 400 with errorReason) releases the claim: no
 test('a settlement whose answer is lost (502 after settling, or no answer before the timeout) is read from the chain', async () => {
   for (const [index, fault] of [[8, 'settle-then-5xx'], [8, 'settle-then-hang']] as const) {
     const agent = await readyAgent(index)
-    const body = await looksmaxxBody(agent)
+    const body = await burnedSubmission(agent)
     const usdm = await agent.usdmBalance()
     const nfts = await agent.nftBalance()
     facilitator.faults.settle.push(fault)

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http'
 import { buildApp, testDevnet, releaseDevnet, type TestApp, type TestDevnet } from '../support/harness.ts'
-import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
+import { createAgent, createReadyAgent, burnedSubmission } from '../support/agent.ts'
 import { startX402Facilitator, type FakeFacilitator } from '../support/x402-facilitators.ts'
 import { testAccount } from '../support/accounts.ts'
 import { stockPermit2Client } from '../support/x402-clients.ts'
@@ -32,21 +32,13 @@ after(async () => {
   await releaseDevnet()
 })
 
-async function readyAgent(index: number) {
-  const agent = await createAgent(app.url, devnet.url, index)
-  await agent.buyTokens('1')
-  return agent
-}
-async function looksmaxxBody(agent: Agent) {
-  const { burnTxHash, devTxHash } = await agent.burn()
-  return { burnTxHash, devTxHash, burnerAddress: agent.address, image: await portraitBase64(), imageType: 'image/jpeg' }
-}
+const readyAgent = (index: number) => createReadyAgent(app.url, devnet.url, index)
 const requirements = async () => (await app.get('/api/x402/looksmaxx')).body.accepts
 const calls = (path: string) => facilitator.requests.filter((r) => r.path === path)
 
 test('an EIP-3009 payment is verified and settled by the facilitator (x402 v1 bodies, bearer key) and minted once', async () => {
   const agent = await readyAgent(5)
-  const body = await looksmaxxBody(agent)
+  const body = await burnedSubmission(agent)
   const usdm = await agent.usdmBalance()
   const before = facilitator.requests.length
   const response = await app.post('/api/x402/looksmaxx', { ...body, paymentPayload: await agent.signPayment((await requirements())[0]) })
@@ -67,7 +59,7 @@ test('an EIP-3009 payment is verified and settled by the facilitator (x402 v1 bo
 
 test('a Permit2 payment of a stock client is verified and settled by the facilitator (x402 v2 bodies) and minted once', async () => {
   const agent = await readyAgent(6)
-  const body = await looksmaxxBody(agent)
+  const body = await burnedSubmission(agent)
   const usdm = await agent.usdmBalance()
   const before = facilitator.requests.length
   const unpaid = await app.post('/api/x402/looksmaxx', body)
@@ -98,7 +90,7 @@ test('GET /supported lists what the facilitator settles', async () => {
 
 test('verdicts of /verify refuse the payment with the facilitator\'s reason, and nothing is consumed', async () => {
   const agent = await readyAgent(7)
-  const body = await looksmaxxBody(agent)
+  const body = await burnedSubmission(agent)
   const [offer] = await requirements()
   // A signature over another amount than the one sent: the facilitator answers isValid false.
   const forged = await agent.signPayment(offer)
@@ -122,7 +114,7 @@ test('verdicts of /verify refuse the payment with the facilitator\'s reason, and
 test('a settlement whose answer is lost (5xx after settling) or late (timeout) is read from the chain, never settled twice', async () => {
   for (const [index, fault] of [[5, 'settle-then-5xx'], [6, 'settle-then-hang']] as const) {
     const agent = await readyAgent(index)
-    const body = await looksmaxxBody(agent)
+    const body = await burnedSubmission(agent)
     const usdm = await agent.usdmBalance()
     const nfts = await agent.nftBalance()
     const settles = calls('/settle').length
@@ -139,7 +131,7 @@ test('a settlement whose answer is lost (5xx after settling) or late (timeout) i
 
 test('a /verify that fails (401 with a wrong key, 5xx, timeout) is a 502 before anything is claimed', async () => {
   const agent = await readyAgent(8)
-  const body = await looksmaxxBody(agent)
+  const body = await burnedSubmission(agent)
   const [offer] = await requirements()
   for (const fault of ['refuse-5xx', 'hang'] as const) {
     facilitator.faults.verify.push(fault)

@@ -9,7 +9,7 @@ import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402
 import { registerExactEvmScheme } from '@x402/evm/exact/client'
 import { useApp } from '../support/harness.ts'
 import { stockPermit2Client } from '../support/x402-clients.ts'
-import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
+import { type Agent, createReadyAgent, burnedSubmission } from '../support/agent.ts'
 
 const app = useApp()
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -18,16 +18,8 @@ const PERMIT2 = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
 const PROXY = '0x402085c248EeA27D92E8b30b2C58ed07f9E20001'
 const permit2Abi = parseAbi(['function nonceBitmap(address owner, uint256 wordPos) view returns (uint256)'])
 
-async function readyAgent(index: number) {
-  const agent = await createAgent(app.url, app.devnet.url, index)
-  await agent.buyTokens('1')
-  return agent
-}
+const readyAgent = (index: number) => createReadyAgent(app.url, app.devnet.url, index)
 
-async function looksmaxxBody(agent: Agent) {
-  const { burnTxHash, devTxHash } = await agent.burn()
-  return { burnTxHash, devTxHash, burnerAddress: agent.address, image: await portraitBase64(), imageType: 'image/jpeg' }
-}
 
 const url = () => `${app.url}/api/x402/looksmaxx`
 const post = (body: unknown, headers: Record<string, string> = {}) =>
@@ -57,7 +49,7 @@ test('the 402 offers the forwarder and Permit2, in v1 accepts and in v2 PAYMENT-
 
 test('a stock x402 client pays with Permit2 (its EIP-2612 permit approving Permit2) and the portrait is minted once', async () => {
   const agent = await readyAgent(5)
-  const body = await looksmaxxBody(agent)
+  const body = await burnedSubmission(agent)
   assert.equal(await agent.publicClient.readContract({ address: agent.contracts.usdm!, abi: erc20Abi, functionName: 'allowance', args: [agent.address, PERMIT2] }), 0n, 'Permit2 not approved beforehand')
   const usdm = await agent.usdmBalance()
   const sent: Request[] = []
@@ -98,7 +90,7 @@ test('a replayed Permit2 payment is refused and charges nothing; the burn stays 
   await agent.buyTokens('1')
   // An approval of Permit2 made beforehand (the other way the spec allows), so no permit rides along.
   await agent.send({ to: agent.contracts.usdm!, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [PERMIT2, maxUint256] }) })
-  const first = await looksmaxxBody(agent)
+  const first = await burnedSubmission(agent)
   const client = stockPermit2Client(agent)
   const required = decodePaymentRequiredHeader((await post(first)).headers.get('payment-required')!)
   const payload = await client.createPaymentPayload(required)
@@ -109,7 +101,7 @@ test('a replayed Permit2 payment is refused and charges nothing; the burn stays 
   const paid = await post(first, header)
   assert.equal(paid.status, 200, await paid.clone().text())
 
-  const second = await looksmaxxBody(agent)
+  const second = await burnedSubmission(agent)
   const replay = await post(second, header)
   assert.equal(replay.status, 402)
   const refused = decodePaymentRequiredHeader(replay.headers.get('payment-required')!)
@@ -126,7 +118,7 @@ test('a replayed Permit2 payment is refused and charges nothing; the burn stays 
 
 test('a Permit2 payment the chain would refuse is refused before anything is claimed', async () => {
   const agent = await readyAgent(7)
-  const body = await looksmaxxBody(agent)
+  const body = await burnedSubmission(agent)
   // A stock client without chain reads signs no EIP-2612 permit, and Permit2 is not approved.
   const client = new x402Client()
   registerExactEvmScheme(client, { signer: agent.account })
@@ -144,7 +136,7 @@ test('the Permit2 client of docs/agents/payments.md pays a looksmaxx as written'
   const snippet = /<!-- permit2-client-snippet:start -->\n```ts\n([\s\S]*?)```\n<!-- permit2-client-snippet:end -->/.exec(doc)?.[1]
   assert.ok(snippet, 'docs/agents/payments.md has the Permit2 client snippet')
   const agent = await readyAgent(8)
-  const { burnTxHash, devTxHash, image } = await looksmaxxBody(agent)
+  const { burnTxHash, devTxHash, image } = await burnedSubmission(agent)
   const usdm = await agent.usdmBalance()
   const inputs = [
     ['SERVICE_URL', app.url],

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { useApp } from '../support/harness.ts'
 import { claimSubmission } from '../../src/store/submissions.ts'
-import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
+import { type Agent, createReadyAgent, burnedSubmission } from '../support/agent.ts'
 
 const app = useApp()
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -28,16 +28,8 @@ async function publishedKey(): Promise<Hex> {
   return index.body.receipts.signer
 }
 
-async function readyAgent(index: number) {
-  const agent = await createAgent(app.url, app.devnet.url, index)
-  await agent.buyTokens('1')
-  return agent
-}
+const readyAgent = (index: number) => createReadyAgent(app.url, app.devnet.url, index)
 
-async function body(agent: Agent) {
-  const { burnTxHash, devTxHash } = await agent.burn()
-  return { burnTxHash, devTxHash, burnerAddress: agent.address, image: await portraitBase64(), imageType: 'image/jpeg' }
-}
 
 function payer(agent: Agent) {
   const client = new x402Client()
@@ -113,7 +105,7 @@ test('the 402 carries offers signed by the published key and a bazaar declaratio
 test('a looksmaxx paid over HTTP carries both receipts; they verify against the published key, and the status and receipt document give the same', async () => {
   const key = await publishedKey()
   const agent = await readyAgent(5)
-  const args = await body(agent)
+  const args = await burnedSubmission(agent)
   const client = payer(agent)
   const unpaid = await fetch(`${app.url}/api/x402/looksmaxx`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) })
   const payment = await client.createPaymentPayload(decodePaymentRequiredHeader(unpaid.headers.get('payment-required')!))
@@ -184,7 +176,7 @@ test('a looksmaxx paid over HTTP carries both receipts; they verify against the 
 test('a receipt fails verification when any field of it is changed', async () => {
   const key = await publishedKey()
   const agent = await readyAgent(6)
-  const args = await body(agent)
+  const args = await burnedSubmission(agent)
   const required = decodePaymentRequiredHeader((await app.post('/api/x402/looksmaxx', args)).headers.get('payment-required')!)
   const payment = await payer(agent).createPaymentPayload(required)
   const { status, body: result } = await app.post('/api/x402/looksmaxx', args, { 'PAYMENT-SIGNATURE': encodePaymentSignatureHeader(payment) })
@@ -234,7 +226,7 @@ async function runVerifySnippet(inputs: Record<string, unknown>) {
 test('a burn-to-create portrait has a delivery receipt and no x402 receipt', async () => {
   const key = await publishedKey()
   const agent = await readyAgent(7)
-  const args = await body(agent)
+  const args = await burnedSubmission(agent)
   const { status, body: result } = await app.post('/api/generate', { ...args, ...(await agent.signRedeem(args)) })
   assert.equal(status, 200, JSON.stringify(result))
   assert.equal(result.receipts.x402, null)

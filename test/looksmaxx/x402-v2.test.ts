@@ -10,7 +10,7 @@ import { appendPaymentIdentifierToExtensions, declarePaymentIdentifierExtension,
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { useApp } from '../support/harness.ts'
-import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
+import { type Agent, createReadyAgent, burnedSubmission } from '../support/agent.ts'
 
 const app = useApp()
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -24,16 +24,8 @@ function payingClient(agent: Agent) {
   return client
 }
 
-async function readyAgent(index: number) {
-  const agent = await createAgent(app.url, app.devnet.url, index)
-  await agent.buyTokens('1')
-  return agent
-}
+const readyAgent = (index: number) => createReadyAgent(app.url, app.devnet.url, index)
 
-async function looksmaxxBody(agent: Agent) {
-  const { burnTxHash, devTxHash } = await agent.burn()
-  return { burnTxHash, devTxHash, burnerAddress: agent.address, image: await portraitBase64(), imageType: 'image/jpeg' }
-}
 
 /** The v2 PaymentRequired of an unpaid POST, as the client reads it. */
 async function unpaidPost(body: unknown) {
@@ -76,7 +68,7 @@ test('@x402/fetch pays a looksmaxx through the forwarder exactly as docs/agents/
   const snippet = /<!-- x402-client-snippet:start -->\n```ts\n([\s\S]*?)```\n<!-- x402-client-snippet:end -->/.exec(page)?.[1]
   assert.ok(snippet, 'docs/agents/looksmaxx.md has the x402 client snippet')
   const agent = await readyAgent(5)
-  const { burnTxHash, devTxHash, image } = await looksmaxxBody(agent)
+  const { burnTxHash, devTxHash, image } = await burnedSubmission(agent)
   const usdm = await agent.usdmBalance()
   const privateKey = agent.privateKey
   // The snippet as written, with its inputs declared before it; a module beside this test so
@@ -102,7 +94,7 @@ test('@x402/fetch pays a looksmaxx through the forwarder exactly as docs/agents/
 
 test('the same payment identifier with the same payload returns the first result; with another payload 409', async () => {
   const agent = await readyAgent(6)
-  const body = await looksmaxxBody(agent)
+  const body = await burnedSubmission(agent)
   const client = payingClient(agent)
   const paymentId = generatePaymentId()
   client.onBeforePaymentCreation(async ({ paymentRequired }) => {
@@ -140,8 +132,8 @@ test('the same payment identifier with the same payload returns the first result
 test('one authorization sent as v1 and again as v2 pays for one portrait only', async () => {
   const agent = await readyAgent(7)
   await agent.buyTokens('1')
-  const first = await looksmaxxBody(agent)
-  const second = await looksmaxxBody(agent)
+  const first = await burnedSubmission(agent)
+  const second = await burnedSubmission(agent)
   const payload = await payingClient(agent).createPaymentPayload(await unpaidPost(first))
   // The same signed authorization in the v1 envelope.
   const v1 = { x402Version: 1, scheme: 'exact', network: 'megaeth', payload: payload.payload }
@@ -165,7 +157,7 @@ test('one authorization sent as v1 and again as v2 pays for one portrait only', 
 
 test('an MCP client completes a paid looksmaxx: requirements as a tool error, payment in _meta', async () => {
   const agent = await readyAgent(8)
-  const body = await looksmaxxBody(agent)
+  const body = await burnedSubmission(agent)
   const mcp = new Client({ name: 'paying-agent', version: '1.0.0' })
   after(() => mcp.close())
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/api/mcp`)))

@@ -143,3 +143,16 @@ export async function portraitBase64(): Promise<string> {
   const jpeg = await sharp(photo).resize(1024, 1024, { fit: 'inside' }).jpeg({ quality: 85 }).toBuffer()
   return jpeg.toString('base64')
 }
+
+/** A devnet agent holding the tokens of a looksmaxx (bought for 1 ETH through the quote's swap). */
+export async function createReadyAgent(appUrl: string, rpcUrl: string, index: number): Promise<Agent> {
+  const agent = await createAgent(appUrl, rpcUrl, index)
+  await agent.buyTokens('1')
+  return agent
+}
+
+/** Burns once and returns a looksmaxx submission without its payment (the test adds the one it is about). */
+export async function burnedSubmission(agent: Agent) {
+  const { burnTxHash, devTxHash } = await agent.burn()
+  return { burnTxHash, devTxHash, burnerAddress: agent.address, image: await portraitBase64(), imageType: 'image/jpeg' }
+}

@@ -43,3 +43,17 @@ export async function generateBody(agent: Agent, burn: Burn, options: { image: s
     ...options.overrides,
   }
 }
+
+/**
+ * The submission's status once it is minted, read with `read` (an app's inject or a socket)
+ * every `intervalMs`, at most `tries` times; the last status otherwise (the caller asserts).
+ */
+export async function statusOnceMinted(read: () => Promise<any>, options: { tries?: number; intervalMs?: number } = {}): Promise<any> {
+  let status: any
+  for (let i = 0; i < (options.tries ?? 150); i++) {
+    status = await read()
+    if (status.status === 'minted') break
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 200))
+  }
+  return status
+}

@@ -8,6 +8,7 @@ import { getJson, postJson } from './fetch-json.ts'
 import { createAgent, portraitBase64 } from './agent.ts'
 import { startServiceProcess } from './service-process.ts'
 import { createTestDatabase } from './postgres.ts'
+import { statusOnceMinted } from './builders.ts'
 
 const E18 = 10n ** 18n
 
@@ -72,11 +73,7 @@ export function crashSuite(database: 'pglite' | 'postgres') {
       let status: any
       let records: Awaited<ReturnType<typeof recordsOf>>
       try {
-        for (let i = 0; i < 150; i++) {
-          status = (await restarted.get(`/api/x402/looksmaxx/${burnTxHash}`)).body
-          if (status.status === 'minted') break
-          await new Promise((resolve) => setTimeout(resolve, 200))
-        }
+        status = await statusOnceMinted(async () => (await restarted.get(`/api/x402/looksmaxx/${burnTxHash}`)).body)
         assert.equal(status.status, 'minted', JSON.stringify(status))
         assert.equal(usdm - (await agent.usdmBalance()), E18, 'exactly one settlement')
         assert.equal(await agent.nftBalance(), 1n, 'exactly one mint')

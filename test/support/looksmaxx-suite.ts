@@ -5,6 +5,7 @@ import { getJson } from './fetch-json.ts'
 import { createAgent, portraitBase64, type Agent } from './agent.ts'
 import type { ImageGenerator } from '../../src/adapters/image/port.ts'
 import { payerOf } from '../../src/x402/payload.ts'
+import { statusOnceMinted } from './builders.ts'
 
 const E18 = 10n ** 18n
 
@@ -256,12 +257,7 @@ export function looksmaxxSuite(database: 'pglite' | 'postgres') {
 
       generatorDown = false
       recovered = true
-      let status: any
-      for (let i = 0; i < 150; i++) {
-        status = (await getJson(statusUrl)).body
-        if (status.status === 'minted') break
-        await new Promise((resolve) => setTimeout(resolve, 100))
-      }
+      const status = await statusOnceMinted(async () => (await getJson(statusUrl)).body, { intervalMs: 100 })
       assert.equal(status.status, 'minted', JSON.stringify(status))
       assert.equal(status.retry, null)
       assert.equal(await agent.ownerOf(BigInt(status.result.tokenId)), agent.address)

@@ -8,6 +8,7 @@ import { BURN_ADDRESS, BURN_TOTAL_WEI, POOL_FEE } from '../../chain/constants.ts
 import type { ContractAddresses } from '../../chain/contract-names.ts'
 import { MAINNET, MAINNET_AGENT_ID } from './mainnet-addresses.ts'
 import { placeAt } from './place-at.ts'
+import { isqrt, shortStringSlot } from '../storage-words.ts'
 
 const E18 = 10n ** 18n
 const POOL_ETH = parseEther('1000')
@@ -34,24 +35,7 @@ export function rpcOf(provider: JsonRpcHandler): Rpc {
   }
 }
 
-function isqrt(n: bigint): bigint {
-  if (n < 2n) return n
-  let x = n
-  let y = (x + 1n) / 2n
-  while (y < x) {
-    x = y
-    y = (x + n / x) / 2n
-  }
-  return x
-}
 
-/** Solidity short-string storage layout: the bytes left-aligned, length × 2 in the last byte. */
-function shortStringSlot(value: string): Hex {
-  const word = Buffer.alloc(32)
-  Buffer.from(value, 'utf8').copy(word)
-  word[31] = value.length * 2
-  return `0x${word.toString('hex')}`
-}
 
 /**
  * The service's contracts at their MegaETH mainnet addresses (mainnet-addresses.ts), each
