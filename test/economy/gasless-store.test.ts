@@ -56,11 +56,12 @@ test('records of one (burner, nonce, deadline): the first stays, a later one wit
     // One after another: each record is a statement of its own (no longer batched per tick), and
     // on PostgreSQL statements sent together on a pool's connections commit in no set order, so
     // "first" is the first to be sent only when the next waits for it (CI saw 'second' win).
-    for (const record of [
+    const records: Array<Parameters<typeof recordRelayRequest>[1]> = [
       { burner: ALICE, nonce: 5n, signature: sig(10), deadline: 99, txKey: 'first' },
       { burner: ALICE, nonce: 5n, signature: sig(11), deadline: 99, txKey: 'second' },
       { burner: ALICE, nonce: 5n, signature: sig(12), deadline: 100, txKey: 'other deadline' },
-    ]) await recordRelayRequest(db, record)
+    ]
+    for (const record of records) await recordRelayRequest(db, record)
     assert.deepEqual(
       await Promise.all([sig(10), sig(11), sig(12)].map((s) => findRelayBySignature(db, ALICE, s))),
       ['first', undefined, 'other deadline'],
