@@ -4,17 +4,17 @@
  *
  * A process per file (node --test) paid, per file, about 2 s to load the TypeScript of the
  * service, 0.4 s for a devnet and more for PGlite's first start: about 5 s of 84 files' 14. Here
- * the files are dealt into groups, each group one process (scripts/test/group.ts) that imports
- * its files one after another, each inside a suite of its own, sharing the loaded code and one
- * devnet (reverted between files by test/support/harness.ts). TEST_PROCESSES groups run at once
- * (3 by default on 2 cores: much of a test is waiting for a socket, a block or a child process).
+ * TEST_PROCESSES test processes (3 by default on 2 cores: much of a test is waiting for a socket,
+ * a block or a child process) each run file after file (scripts/test/group.ts), each file inside
+ * a suite of its own, sharing the loaded code and one devnet (reverted between files by
+ * test/support/harness.ts). A process asks this runner for its next file when it finishes one:
+ * one queue, longest file first, so no process idles while another still has a backlog.
  *
  * A file that must have a process to itself (it changes process-wide state, or measures the
  * process) says so with a line `// test: own process` and runs alone.
  *
- * Groups are balanced by each file's time in the previous run (.cache/test-times.json), else by
- * the committed estimates of scripts/test/times.json (a clean clone, as CI runs, has no
- * .cache: balanced blind, one process could get every slow file and run long after the others).
+ * The queue is ordered by each file's time in the previous run (.cache/test-times.json), else by
+ * the committed estimates of scripts/test/times.json (a clean clone, as CI runs, has no .cache).
  * The output is one line per file; the failures are printed again in full at the end.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
@@ -56,23 +56,15 @@ const estimates = readTimes(estimatesFile)
 const cost = (file: string) => previous[file] ?? estimates[file] ?? DEFAULT_MS
 const ownProcess = (file: string) => /^\/\/ test: own process/m.test(readFileSync(file, 'utf8'))
 
-/** Jobs of the pool: each own-process file alone, the rest dealt into groups of similar time. */
-function plan(parallel: number): string[][] {
-  const alone = files.filter(ownProcess).map((file) => [file])
+/**
+ * The order files are handed out in: own-process files first (each takes a slot for itself, and
+ * started late one would run on after the rest), then the shared ones longest first, so the
+ * last to start are the short ones and the slots end close together.
+ */
+function order(): string[] {
+  const alone = files.filter(ownProcess).sort((a, b) => cost(b) - cost(a))
   const shared = files.filter((file) => !ownProcess(file)).sort((a, b) => cost(b) - cost(a))
-  const total = shared.reduce((sum, file) => sum + cost(file), 0)
-  // Two groups per process slot, so the pool can even out what the estimates get wrong. One
-  // per slot saved ~18 s of boots but a process imports all its files at once (scripts/test/group.ts),
-  // and with twice the files that blocked its first tests' event loop for over 1.5 s.
-  const count = Math.max(1, Math.min(shared.length, parallel * 2, Math.ceil(total / 20_000)))
-  const groups = Array.from({ length: count }, () => ({ files: [] as string[], ms: 0 }))
-  for (const file of shared) {
-    const lightest = groups.reduce((a, b) => (b.ms < a.ms ? b : a))
-    lightest.files.push(file)
-    lightest.ms += cost(file)
-  }
-  const jobCost = (job: string[]) => job.reduce((sum, file) => sum + cost(file), 0)
-  return [...alone, ...groups.map((g) => g.files.sort()).filter((g) => g.length)].sort((a, b) => jobCost(b) - jobCost(a))
+  return [...alone, ...shared]
 }
 
 type FileResult = { file: string; ms: number; pass: number; fail: number; skip: number; todo: number; ok: boolean }
@@ -83,7 +75,8 @@ const parallel = Number(process.env.TEST_PROCESSES ?? 3)
 const started = Date.now()
 if (build({ ifChanged: true })) console.error(`# built dist/ in ${Date.now() - started} ms`)
 
-const jobs = plan(parallel)
+const queue = order()
+const alone = new Set(queue.filter(ownProcess))
 /** `npm run typecheck` in the background (incremental: .cache/tsc), its output kept for the end. */
 const typechecked: Promise<{ ok: boolean; output: string; ms: number }> | undefined =
   typecheck && !process.env.TEST_PLAN
@@ -96,9 +89,9 @@ const typechecked: Promise<{ ok: boolean; output: string; ms: number }> | undefi
         child.on('exit', (code) => resolve({ ok: code === 0, output, ms: Date.now() - begun }))
       })
     : undefined
-// TEST_PLAN=1: print the processes and their files, run nothing.
+// TEST_PLAN=1: print the order files are handed out in, with their expected times; run nothing.
 if (process.env.TEST_PLAN) {
-  for (const job of jobs) console.log(`${job.reduce((sum, file) => sum + cost(file), 0)} ms: ${job.join(' ')}`)
+  for (const file of queue) console.log(`${cost(file)} ms${alone.has(file) ? ' (own process)' : ''}: ${file}`)
   process.exit(0)
 }
 const results: FileResult[] = []
@@ -106,7 +99,17 @@ const failures: Failure[] = []
 const skips: Skip[] = []
 const crashed: string[] = []
 
-function runJob(job: string[]): Promise<void> {
+/** The next shared file of the queue (own-process files are left for a slot of their own). */
+function nextShared(): string | undefined {
+  const at = queue.findIndex((file) => !alone.has(file))
+  return at < 0 ? undefined : queue.splice(at, 1)[0]
+}
+
+let processes = 0
+
+/** One test process: `first` alone if it must be, else `first` and then whatever it asks for. */
+function runProcess(first: string): Promise<void> {
+  processes++
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
@@ -119,10 +122,17 @@ function runJob(job: string[]): Promise<void> {
         `--test-reporter=${path.join(root, 'scripts/test/reporter.ts')}`,
         '--test-reporter-destination=stdout',
         path.join(root, 'scripts/test/group.ts'),
-        ...job,
+        first,
       ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      // The IPC channel is how a shared process asks for its next file (scripts/test/group.ts).
+      { stdio: ['ignore', 'pipe', 'inherit', alone.has(first) ? 'ignore' : 'ipc'] },
     )
+    const given = [first]
+    child.on('message', () => {
+      const file = nextShared()
+      if (file) given.push(file)
+      child.send({ file: file ?? null })
+    })
     const done = new Set<string>()
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const at = line.indexOf(MARK)
@@ -137,16 +147,16 @@ function runJob(job: string[]): Promise<void> {
     })
     child.on('exit', (code, signal) => {
       // A process that died (or a file that never reported) fails the run visibly.
-      for (const file of job) if (!done.has(file)) crashed.push(`${file} (its process ended with ${signal ?? `code ${code}`} before the file finished)`)
+      for (const file of given) if (!done.has(file)) crashed.push(`${file} (its process ended with ${signal ?? `code ${code}`} before the file finished)`)
       resolve()
     })
   })
 }
 
-const queue = [...jobs]
+// TEST_PROCESSES slots; each runs processes until the queue is empty.
 await Promise.all(
   Array.from({ length: Math.min(parallel, queue.length) }, async () => {
-    for (let job = queue.shift(); job; job = queue.shift()) await runJob(job)
+    for (let file = queue.shift(); file; file = queue.shift()) await runProcess(file)
   }),
 )
 
@@ -173,6 +183,6 @@ const missingInCi = process.env.CI === 'true' ? skips.filter((s) => s.reason.sta
 for (const skip of missingInCi) console.log(`\n✖ ${skip.file} › ${skip.test || '(the file)'}: skipped under CI=true (${skip.reason})`)
 console.log(
   `\n# ${results.length} files, ${sum('pass') + sum('fail') + sum('skip') + sum('todo')} tests: ${sum('pass')} passed, ${sum('fail')} failed, ${sum('skip')} skipped (${skips.filter((x) => x.suite).length} suites), ${sum('todo')} todo; ` +
-    `${jobs.length} processes (${parallel} at a time), ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `${processes} processes (${parallel} at a time), ${((Date.now() - started) / 1000).toFixed(1)} s`,
 )
 process.exit(failures.length || crashed.length || missingInCi.length || results.some((r) => !r.ok) || (types && !types.ok) ? 1 : 0)
