@@ -21,12 +21,13 @@ export function files(dir) {
 
 export const isTest = (file) => file.endsWith('.test.ts')
 
-/** The sources (tests excepted), the build configuration and the compiler version, hashed. */
+/** The sources (tests excepted), the build configuration and the compiler and bundler versions, hashed. */
 export function sourceHash() {
   const hash = createHash('sha256')
   for (const file of files(srcDir).filter((f) => !isTest(f))) hash.update(path.relative(root, file)).update(readFileSync(file))
   for (const file of ['tsconfig.json', 'tsconfig.build.json']) hash.update(readFileSync(path.join(root, file)))
   hash.update(require('typescript/package.json').version)
+  hash.update(require('esbuild/package.json').version)
   return hash.digest('hex').slice(0, 16)
 }
 
