@@ -9,20 +9,47 @@ import { toAppError } from '../operations/runtime/errors.ts'
 import { AppError } from '../errors/app-error.ts'
 import { parseMinBlock, valueOf, type Serving } from '../operations/runtime/serve.ts'
 import { MCP_PATH } from '../operations/runtime/paths.ts'
+import { absentFor } from '../chain/not-deployed.ts'
+import type { ContractAddresses } from '../chain/contract-names.ts'
 import { isPaidOperation, paidOutputSchema, paymentHeadersOf, paymentRequiredOf, paymentResponseMetaOf } from './x402-binding.ts'
 
 export { MCP_PATH }
 
-function describeTools(tools: McpTool[]) {
-  return tools.map((tool) => ({
-    name: tool.name,
-    title: tool.title,
-    description: `${tool.description}${tool.key ? '' : describeOperation(tool.variants[0]!.op)}\n\nHTTP: ${toolRoutes(tool).map((r) => `${r.method} ${r.path}${tool.key ? ` (${tool.key} ${r[tool.key]})` : ''}`).join('; ')}`,
-    inputSchema: toolInputSchema(tool) as { type: 'object' },
-    outputSchema: toolOutputSchema(tool, outputSchemaOf) as { type: 'object' },
-    annotations: { title: tool.title, ...tool.annotations },
-    _meta: { http: toolRoutes(tool) },
-  }))
+function describeTools(tools: McpTool[], contracts: ContractAddresses | undefined) {
+  return tools.map((tool) => {
+    const absent = notDeployedVariants(tool, contracts)
+    return {
+      name: tool.name,
+      title: tool.title,
+      description: `${tool.description}${tool.key ? '' : describeOperation(tool.variants[0]!.op)}\n\nHTTP: ${toolRoutes(tool).map((r) => `${r.method} ${r.path}${tool.key ? ` (${tool.key} ${r[tool.key]})` : ''}`).join('; ')}${describeAbsent(tool, absent)}`,
+      inputSchema: toolInputSchema(tool) as { type: 'object' },
+      outputSchema: toolOutputSchema(tool, outputSchemaOf) as { type: 'object' },
+      annotations: { title: tool.title, ...tool.annotations },
+      _meta: { http: toolRoutes(tool), ...(absent.length ? { notDeployed: absent } : {}) },
+    }
+  })
+}
+
+/**
+ * The variants of a tool that this deployment cannot serve (MegaETH mainnet records no address
+ * for the DeFi side): tools/list says so, so an agent does not spend a call to learn it from a
+ * NOT_DEPLOYED error. Empty when every contract is there (the devnet).
+ */
+type AbsentVariant = { operation: string; contracts: string[]; [discriminator: string]: string | string[] }
+
+function notDeployedVariants(tool: McpTool, contracts: ContractAddresses | undefined): AbsentVariant[] {
+  if (!contracts) return []
+  return tool.variants.flatMap(({ value, op }): AbsentVariant[] => {
+    const missing = absentFor(op, contracts)
+    return missing.length ? [{ ...(tool.key && value !== undefined ? { [tool.key]: value } : {}), operation: op.id, contracts: missing }] : []
+  })
+}
+
+function describeAbsent(tool: McpTool, absent: AbsentVariant[]): string {
+  if (!absent.length) return ''
+  const contracts = [...new Set(absent.flatMap((a) => a.contracts))].join(', ')
+  if (absent.length === tool.variants.length) return `\n\nNot deployed on this network (missing: ${contracts}): every call answers NOT_DEPLOYED.`
+  return `\n\nNot deployed on this network (missing: ${contracts}): ${tool.key} ${absent.map((a) => a[tool.key!]).join(', ')} answer NOT_DEPLOYED.`
 }
 
 const describeOperation = (op: AnyOperation) => (op.description ? `\n\n${op.description}` : '')
@@ -56,7 +83,7 @@ export type McpCaller = { requestId: () => string; address?: string }
 export async function createMcpServer(ctx: Context, operations: AnyOperation[], serving: Serving, caller: McpCaller = { requestId: randomUUID }): Promise<Server> {
   const [{ Server }, , { CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode }] = await loadSdk()
   const byName = new Map(mcpTools(operations).map((tool) => [tool.name, tool]))
-  const tools = describeTools([...byName.values()])
+  const tools = describeTools([...byName.values()], ctx.chain?.contracts)
   const server = new Server(
     { name: 'burn-to-create', version: '1.0.0', title: 'Burn-to-create portrait service' },
     {

@@ -95,6 +95,13 @@ test(`the spec's ${SPEC_TOOL_COUNT} tools: tools/list, the agent index, mcp.json
   assert.match(readme, new RegExp(`${SPEC_TOOL_COUNT} MCP tools`))
 })
 
+test('on the devnet, where every contract is deployed, no tool is marked as not deployed', () => {
+  for (const tool of tools) {
+    assert.equal(tool._meta?.notDeployed, undefined, tool.name)
+    assert.doesNotMatch(tool.description ?? '', /Not deployed/, tool.name)
+  }
+})
+
 test('every tool has a title, the four annotations, an input and an output schema', () => {
   for (const tool of tools) {
     assert.ok(tool.title, `${tool.name}: title`)

@@ -194,6 +194,24 @@ test('MCP: the tool call is a tool error with the same code and message', async 
   assert.match(JSON.parse(staking.content[0]!.text).error.message, notDeployedMessage)
 })
 
+test('MCP tools/list marks what this deployment cannot serve, so an agent need not call to find out', async () => {
+  const { tools } = await client.listTools()
+  const byName = new Map(tools.map((tool) => [tool.name, tool]))
+  // A tool of one operation whose contracts are all absent: marked whole.
+  const staking = byName.get('get_defi_staking')!
+  assert.match(staking.description!, /Not deployed on this network \(missing: moggerStaking, jesterStaking, pair\): every call answers NOT_DEPLOYED/)
+  assert.deepEqual(staking._meta?.notDeployed, [{ operation: 'get_defi_staking', contracts: ['moggerStaking', 'jesterStaking', 'pair'] }])
+  // A grouped tool: each variant that cannot answer is named by its discriminator.
+  const defi = byName.get('get_defi')!
+  const absent = defi._meta?.notDeployed as Array<Record<string, unknown>>
+  assert.ok(absent.some((a) => a.view === 'emission' && a.operation === 'get_emission'), JSON.stringify(absent))
+  assert.ok(!absent.some((a) => a.operation === 'get_activity'), 'the activity feed needs no absent contract')
+  assert.match(defi.description!, /view .*emission.* answer NOT_DEPLOYED/)
+  // What this deployment serves carries no mark.
+  assert.equal(byName.get('get_price')!._meta?.notDeployed, undefined)
+  assert.doesNotMatch(byName.get('get_price')!.description!, /Not deployed/)
+})
+
 test('chat: the answer says the contract is not deployed here, with the code', async () => {
   const reply = await app.post('/api/agent/chat', { message: 'what can I stake?' })
   assert.equal(reply.status, 200)
