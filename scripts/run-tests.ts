@@ -129,10 +129,15 @@ function runProcess(first: string): Promise<void> {
     )
     const given = [first]
     child.on('message', () => {
+      // A process that died just after asking gets nothing: its file goes back to the queue.
+      if (!child.connected) return
       const file = nextShared()
       if (file) given.push(file)
-      child.send({ file: file ?? null })
+      child.send({ file: file ?? null }, (error) => {
+        if (error && file) queue.unshift(given.pop()!)
+      })
     })
+    child.on('error', () => {})
     const done = new Set<string>()
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const at = line.indexOf(MARK)
@@ -159,6 +164,10 @@ await Promise.all(
     for (let file = queue.shift(); file; file = queue.shift()) await runProcess(file)
   }),
 )
+
+// Every file ran or is reported: none may vanish from the totals.
+const seen = new Set([...results.map((r) => r.file), ...crashed.map((line) => line.split(' ')[0]!)])
+for (const file of files) if (!seen.has(file)) crashed.push(`${file} (never ran)`)
 
 const types = await typechecked
 if (types) console.log(types.ok ? `ok   typecheck (${(types.ms / 1000).toFixed(1)} s)` : `FAIL typecheck\n${types.output}`)
