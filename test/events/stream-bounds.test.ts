@@ -1,8 +1,8 @@
-import { test, after } from 'node:test'
+import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
-import { useDevnet, buildApp, type TestApp } from '../support/harness.ts'
-import { openStream } from '../support/sse.ts'
+import { useDevnet, type TestApp } from '../support/harness.ts'
+import { openStream, streamServices } from '../support/sse.ts'
 import { publishEvent } from '../../src/events/publish-event.ts'
 import { burnEventOfTransfer } from '../../src/events/burn-event.ts'
 
@@ -12,15 +12,7 @@ import { burnEventOfTransfer } from '../../src/events/burn-event.ts'
 // from another address, is still served. Loopback is 127.0.0.0/8: a client binding 127.0.0.2
 // is another address to the service (request.ip).
 const devnet = useDevnet()
-const apps: Array<TestApp & { stop(): Promise<void> }> = []
-const service = async (env: Record<string, string> = {}) => {
-  const app = await buildApp(devnet, { env: { SSE_HEARTBEAT_MS: '400', ...env } })
-  apps.push(app)
-  return app
-}
-after(async () => {
-  await Promise.all(apps.map((app) => app.stop()))
-})
+const service = streamServices(devnet)
 
 /** A burn event as the indexer publishes one (a realistic size on the wire: ~330 bytes a frame). */
 const burnOn = (app: TestApp) => async (n: number) =>

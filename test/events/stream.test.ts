@@ -1,10 +1,10 @@
-import { test, after } from 'node:test'
+import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { useDevnet, buildApp, pooledPglite, testConfig, type TestApp } from '../support/harness.ts'
-import { openStream } from '../support/sse.ts'
+import { useDevnet, pooledPglite, testConfig, type TestApp } from '../support/harness.ts'
+import { openStream, streamServices } from '../support/sse.ts'
 import { publishEvent } from '../../src/events/publish-event.ts'
 import { createApp } from '../../src/app.ts'
 import type { Db } from '../../src/store/db.ts'
@@ -13,15 +13,7 @@ import type { Db } from '../../src/store/db.ts'
 // none depends on the events another published; only the lifetime test's service closes its
 // streams (after 1 s): the others wait for events, never for a lifetime.
 const devnet = useDevnet()
-const apps: Array<TestApp & { stop(): Promise<void> }> = []
-const service = async (env: Record<string, string> = {}) => {
-  const app = await buildApp(devnet, { env: { SSE_HEARTBEAT_MS: '400', ...env } })
-  apps.push(app)
-  return app
-}
-after(async () => {
-  await Promise.all(apps.map((app) => app.stop()))
-})
+const service = streamServices(devnet)
 
 const burnOn = (app: TestApp) => async (n: number) => (await publishEvent(app.ctx, 'burn', { txHash: `0x${String(n).padStart(64, '0')}`, tokenId: String(n) }))!
 

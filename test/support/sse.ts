@@ -1,3 +1,5 @@
+import { buildApp, type useDevnet } from './harness.ts'
+
 export type SseEvent = { id?: string; event: string; data: any; retry?: number }
 
 /**
@@ -82,5 +84,18 @@ export async function openStream(url: string, headers: Record<string, string> = 
     },
     /** Resolves to how the stream ended. */
     done,
+  }
+}
+
+/**
+ * A service of its own for each stream test, on the file's devnet: heartbeats every 400 ms
+ * unless `env` says otherwise, stopped at the file's end (before the devnet is released). Each
+ * test has its own, so none depends on the events another published.
+ */
+export function streamServices(devnet: ReturnType<typeof useDevnet>) {
+  return async (env: Record<string, string> = {}) => {
+    const app = await buildApp(devnet, { env: { SSE_HEARTBEAT_MS: '400', ...env } })
+    devnet.atEnd(() => app.stop())
+    return app
   }
 }
