@@ -60,7 +60,12 @@ export function build(options: { ifChanged?: boolean } = {}): boolean {
     writeFileSync(js, result.outputText.replace(/\/\/# sourceMappingURL=.*$/m, `//# sourceMappingURL=${path.basename(js)}.map`))
     if (result.sourceMapText) writeFileSync(`${js}.map`, result.sourceMapText)
   }
-  bundleCli(out)
+  try {
+    bundleCli(out)
+  } catch (error) {
+    // esbuild's binary is an optional dependency npm may skip: the CLI then runs unbundled.
+    console.error(`the CLI was not bundled (it runs from dist/cli/main.js): ${(error as Error).message.split('\n')[0]}`)
+  }
   writeFileSync(path.join(out, '.build-hash'), key)
   rmSync(distDir, { recursive: true, force: true })
   renameSync(out, distDir)
