@@ -75,7 +75,9 @@ export function createPortraitProjection(db: Queryable, fresh: Freshness, option
     // The board after the portraits: its snapshot is at least as new, so no portrait held is
     // missing from it (one it has and the list lacks is found by the next catch-up).
     const rows = await db.query<Record<string, any>>(`SELECT ${PORTRAIT_COLUMNS} FROM portraits`)
-    const top = await db.query<Record<string, any>>(`SELECT ${BOARD_COLUMNS} FROM burner_boards ORDER BY portraits DESC, burned_wei DESC, latest_at DESC, lower(burner) LIMIT $1`, [options.boardSize])
+    // Ordered by the table's columns, named through its alias: a bare `burned_wei` would be the
+    // select list's text of it, and '675…' sorts above '1125…' (the top burners came out wrong).
+    const top = await db.query<Record<string, any>>(`SELECT ${BOARD_COLUMNS} FROM burner_boards b ORDER BY b.portraits DESC, b.burned_wei DESC, b.latest_at DESC, lower(b.burner) LIMIT $1`, [options.boardSize])
     portraits = rows.rows.map(toPortrait).sort(newestFirst)
     byToken = new Map(portraits.map((p) => [p.tokenId, p]))
     board = top.rows.map(toBoardRow)

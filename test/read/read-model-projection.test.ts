@@ -84,6 +84,25 @@ test('after any sequence of mints and transfers, on either instance, both read m
   }
 })
 
+test('a full load ranks burners by the amount burned, not by its digits (found by the property above: 675,000 tokens ranked above 1,125,000)', async () => {
+  const db = await pooledPglite()
+  try {
+    await resetData(db)
+    const { a } = instances(db)
+    // Two burners with three portraits each: the ranking falls to the amount burned.
+    for (const [token, burner, tokens] of [[2, 0, 225_000n], [3, 5, 225_000n], [4, 5, 225_000n], [5, 0, 450_000n], [6, 5, 225_000n], [1, 0, 450_000n]] as const) {
+      await record(db, a.fresh, portrait(token, BURNERS[burner]!, tokens))
+    }
+    assert.deepEqual((await a.projection.board()).map((r) => [r.burner, r.totalBurns, r.totalBurnedWei]), [
+      [BURNERS[0], 3, String(1_125_000n * E18)],
+      [BURNERS[5], 3, String(675_000n * E18)],
+    ])
+    await agrees(db, a.projection, { limit: 10, offset: 0 }, 'a')
+  } finally {
+    await db.close()
+  }
+})
+
 test('a bulk load nobody announced is seen once the models reload, or within their time to live', async () => {
   const db = await pooledPglite()
   try {
