@@ -2,8 +2,9 @@
  * `npm run build`: compiles src/ to dist/ with the TypeScript compiler, one .js per .ts at the
  * same relative path (src/main.ts → dist/main.js, src/devnet/main.ts → dist/devnet/main.js),
  * and copies the files the code reads beside itself at run time (SQL migrations, the worker
- * entry); the CLI is also bundled into one file (bundleCli). dist/ sits at the same depth as src/, so paths computed from import.meta.url to the
- * repository root (contracts/, .cache/) hold for both.
+ * entry); the CLI is also bundled into one file (bundleCli). dist/ sits at the same depth as
+ * src/, so paths computed from import.meta.url to the repository root (contracts/, .cache/)
+ * hold for both.
  *
  * Each file is transpiled on its own (ts.transpileModule, as tsx does; `npm run typecheck` is
  * the type check): a whole-program tsc emit resolves every type of viem and costs about 25 s

@@ -106,6 +106,8 @@ function nextShared(): string | undefined {
 }
 
 let processes = 0
+/** Every file given to a process: one never given did not run. */
+const handedOut = new Set<string>()
 
 /** One test process: `first` alone if it must be, else `first` and then whatever it asks for. */
 function runProcess(first: string): Promise<void> {
@@ -128,15 +130,18 @@ function runProcess(first: string): Promise<void> {
       { stdio: ['ignore', 'pipe', 'inherit', alone.has(first) ? 'ignore' : 'ipc'] },
     )
     const given = [first]
+    handedOut.add(first)
     child.on('message', () => {
-      // A process that died just after asking gets nothing: its file goes back to the queue.
+      // A process that died just after asking gets nothing (its unfinished files fail the run).
       if (!child.connected) return
       const file = nextShared()
-      if (file) given.push(file)
-      child.send({ file: file ?? null }, (error) => {
-        if (error && file) queue.unshift(given.pop()!)
-      })
+      if (file) {
+        given.push(file)
+        handedOut.add(file)
+      }
+      child.send({ file: file ?? null })
     })
+    // A send that races the process's death: its exit reports what it had not finished.
     child.on('error', () => {})
     const done = new Set<string>()
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -165,9 +170,9 @@ await Promise.all(
   }),
 )
 
-// Every file ran or is reported: none may vanish from the totals.
-const seen = new Set([...results.map((r) => r.file), ...crashed.map((line) => line.split(' ')[0]!)])
-for (const file of files) if (!seen.has(file)) crashed.push(`${file} (never ran)`)
+// Every file ran or is reported (a process's exit reports what it was given and did not finish):
+// none may vanish from the totals.
+for (const file of files) if (!handedOut.has(file)) crashed.push(`${file} (never ran)`)
 
 const types = await typechecked
 if (types) console.log(types.ok ? `ok   typecheck (${(types.ms / 1000).toFixed(1)} s)` : `FAIL typecheck\n${types.output}`)

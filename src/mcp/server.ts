@@ -30,13 +30,14 @@ function describeTools(tools: McpTool[], contracts: ContractAddresses | undefine
   })
 }
 
+/** A variant of a tool that answers NOT_DEPLOYED here: its discriminator value (for a group), operation and missing contracts. */
+type AbsentVariant = { operation: string; contracts: string[]; [discriminator: string]: string | string[] }
+
 /**
  * The variants of a tool that this deployment cannot serve (MegaETH mainnet records no address
  * for the DeFi side): tools/list says so, so an agent does not spend a call to learn it from a
  * NOT_DEPLOYED error. Empty when every contract is there (the devnet).
  */
-type AbsentVariant = { operation: string; contracts: string[]; [discriminator: string]: string | string[] }
-
 function notDeployedVariants(tool: McpTool, contracts: ContractAddresses | undefined): AbsentVariant[] {
   if (!contracts) return []
   return tool.variants.flatMap(({ value, op }): AbsentVariant[] => {
