@@ -5,9 +5,9 @@ import { buildApp, useDevnet, type TestApp } from '../support/harness.ts'
 import { createAgent, portraitBase64 } from '../support/agent.ts'
 import { createTestDatabase } from '../support/postgres.ts'
 import { openStream } from '../support/sse.ts'
-import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis } from '../support/env.ts'
+import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis, onlyInLeg } from '../support/env.ts'
 
-const skip = needsPostgresAndRedis
+const skip = onlyInLeg('postgres', needsPostgresAndRedis)
 
 const devnet = useDevnet()
 let pg: Awaited<ReturnType<typeof createTestDatabase>>

@@ -4,7 +4,7 @@ import sharp from 'sharp'
 import { buildApp, useDevnet, type TestApp } from '../support/harness.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { openStream } from '../support/sse.ts'
-import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis } from '../support/env.ts'
+import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis, onlyInLeg } from '../support/env.ts'
 import { serveFacilitatorHttp } from '../../src/adapters/facilitator/serve-http.ts'
 import { createBuiltinFacilitator } from '../../src/adapters/facilitator/builtin.ts'
 import { createTxSender } from '../../src/chain/sender/tx-sender.ts'
@@ -21,7 +21,8 @@ import { testAccount } from '../support/accounts.ts'
  * The service runs as production does: PostgreSQL, Redis, an external RPC, an x402 HTTP
  * facilitator, Replicate and Pinata, each a local server speaking its API.
  */
-const skip = needsPostgresAndRedis
+// Pinned to PostgreSQL and Redis whatever TEST_BACKEND says: it runs in their leg only.
+const skip = onlyInLeg('postgres', needsPostgresAndRedis)
 const E18 = 10n ** 18n
 const API_KEY = 'fault-facilitator-key'
 const WAIT_SECONDS = 5

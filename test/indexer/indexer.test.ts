@@ -5,7 +5,7 @@ import { pino } from 'pino'
 import { useDevnet } from '../support/harness.ts'
 import type { Db } from '../../src/store/db.ts'
 import { testBackend } from '../support/postgres.ts'
-import { TEST_DATABASE_URL, needsPostgres } from '../support/env.ts'
+import { TEST_DATABASE_URL, needsPostgres, onlyInLeg } from '../support/env.ts'
 import { createChain, createViemChain } from '../../src/chain/clients.ts'
 import { createIndexer } from '../../src/indexer/indexer.ts'
 import { createMemoryBus } from '../../src/adapters/bus/memory.ts'
@@ -112,7 +112,7 @@ test('survives a reorg: rolled-back transfers disappear, the new branch is index
   assert.ok(!values.includes(7n) && !values.includes(8n))
 })
 
-test('instances sharing a database take turns: one lease holder at a time, taken over when it lapses (two connections to PostgreSQL)', { skip: needsPostgres }, async () => {
+test('instances sharing a database take turns: one lease holder at a time, taken over when it lapses (two connections to PostgreSQL)', { skip: onlyInLeg('postgres', needsPostgres) }, async () => {
   const { acquireLease } = await import('../../src/store/indexer-leases.ts')
   // Two instances are two connection pools on one database, never one connection shared.
   const shared = await testBackend('postgres')

@@ -7,7 +7,7 @@ import path from 'node:path'
 import { useDevnet } from '../support/harness.ts'
 import { startServiceProcess } from '../support/service-process.ts'
 import { createTestDatabase } from '../support/postgres.ts'
-import { TEST_DATABASE_URL, needsPostgres } from '../support/env.ts'
+import { TEST_DATABASE_URL, needsPostgres, onlyInLeg } from '../support/env.ts'
 import { openDb } from '../../src/store/db.ts'
 import { acquireLease } from '../../src/store/indexer-leases.ts'
 
@@ -37,7 +37,7 @@ async function startHoldingProxy(target: string) {
 
 const devnet = useDevnet()
 
-test('SIGTERM: stops accepting, finishes the request in flight, closes stream clients with a close event, releases the indexer lease', { skip: needsPostgres, timeout: 400_000 }, async () => {
+test('SIGTERM: stops accepting, finishes the request in flight, closes stream clients with a close event, releases the indexer lease', { skip: onlyInLeg('postgres', needsPostgres), timeout: 400_000 }, async () => {
   const database = await createTestDatabase()
   const proxy = await startHoldingProxy(devnet.url)
   const dataDir = await mkdtemp(path.join(tmpdir(), 'b2c-shutdown-'))

@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto'
 import { buildApp, useDevnet, type TestApp } from '../support/harness.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { createTestDatabase } from '../support/postgres.ts'
-import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis } from '../support/env.ts'
+import { TEST_DATABASE_URL, TEST_REDIS_URL, needsPostgresAndRedis, onlyInLeg } from '../support/env.ts'
 
-const skip = needsPostgresAndRedis
+const skip = onlyInLeg('postgres', needsPostgresAndRedis)
 
 /**
  * Issue 10: an invalidation made in one service process reaches another sharing the same

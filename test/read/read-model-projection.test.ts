@@ -8,7 +8,7 @@ import { createPortraitProjection, type PortraitProjection } from '../../src/sto
 import { createFreshness, type Freshness } from '../../src/cache/freshness.ts'
 import { createMemoryBus } from '../../src/adapters/bus/memory.ts'
 import { createTestDatabase } from '../support/postgres.ts'
-import { TEST_DATABASE_URL, needsPostgres } from '../support/env.ts'
+import { TEST_DATABASE_URL, needsPostgres, onlyInLeg } from '../support/env.ts'
 
 /**
  * The gallery and chadboard read models held in memory agree with the tables after any
@@ -126,7 +126,7 @@ test('a bulk load nobody announced is seen once the models reload, or within the
   }
 })
 
-test('a recording transaction that commits after a newer one is not lost (PostgreSQL)', { skip: needsPostgres }, async () => {
+test('a recording transaction that commits after a newer one is not lost (PostgreSQL)', { skip: onlyInLeg('postgres', needsPostgres) }, async () => {
   const pg = await createTestDatabase()
   const db = await openDb({ url: pg.url })
   try {

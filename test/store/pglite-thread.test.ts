@@ -5,6 +5,11 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { openDb } from '../../src/store/db.ts'
 import { openPgliteThread } from '../../src/store/pglite-thread.ts'
+import { onlyInLeg } from '../support/env.ts'
+
+// PGlite whatever TEST_BACKEND says, so both legs of .ci/run would run the same thing: it runs
+// in the embedded leg only.
+const skip = onlyInLeg('embedded')
 
 /**
  * The embedded database of the service (PGlite in DATA_DIR) runs on a thread of its own: it
@@ -20,7 +25,7 @@ async function withDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   }
 }
 
-test('rows, types, errors with their fields, transactions and concurrent statements, through the thread; data survives a reopen', () =>
+test('rows, types, errors with their fields, transactions and concurrent statements, through the thread; data survives a reopen', { skip }, () =>
   withDir(async (dir) => {
     let db = await openDb({ dataDir: dir })
     const { rows } = await db.query<{ n: string; at: Date; j: { a: number[] } }>(
@@ -64,7 +69,7 @@ test('rows, types, errors with their fields, transactions and concurrent stateme
     await db.close()
   }))
 
-test('a thread that cannot open its database fails the open, with the cause', async () => {
+test('a thread that cannot open its database fails the open, with the cause', { skip }, async () => {
   await withDir(async (dir) => {
     // A file where the data directory should be.
     const file = path.join(dir, 'not-a-directory')
