@@ -119,6 +119,11 @@ function runProcess(first: string): Promise<void> {
         '--import', 'tsx',
         // TEST_CPU_PROF=<dir>: a V8 CPU profile of each test process, to see where the suite's time goes.
         ...(process.env.TEST_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.TEST_CPU_PROF)}`] : []),
+        // PostgreSQL's WebAssembly (PGlite) and the face model's run on V8's baseline compiler only:
+        // a test process lives a minute, too short for the optimizing tier's compiles to pay back
+        // (about 12 % of the processes' CPU; docs/contributors/testing.md). The services started
+        // as processes by the tests run as production does.
+        '--liftoff-only',
         '--test-force-exit',
         '--test-timeout=300000',
         `--test-reporter=${path.join(root, 'scripts/test/reporter.ts')}`,
