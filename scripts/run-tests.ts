@@ -24,6 +24,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { build } from './build.ts'
 import { MARK } from './test/reporter.ts'
+import { REFERENCE_MS, yardstick } from '../test/support/machine-speed.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const timesFile = path.join(root, '.cache', 'test-times.json')
@@ -168,6 +169,15 @@ function runProcess(first: string): Promise<void> {
   })
 }
 
+// The machine's speed while the suite runs, for the summary: a run's time means little without
+// it (the same leg took 178 s and 200 s within the hour on one VM whose host slowed it). CPU
+// time, not wall: this process's thread competes with the suite, and its CPU time does not count
+// the waiting.
+yardstick() // compiles the yardstick's code before it is timed
+const speeds: number[] = []
+const sampler = setInterval(() => speeds.push(yardstick().cpuMs), 5_000)
+sampler.unref()
+
 // TEST_PROCESSES slots; each runs processes until the queue is empty.
 await Promise.all(
   Array.from({ length: Math.min(parallel, queue.length) }, async () => {
@@ -204,4 +214,9 @@ console.log(
   `\n# ${results.length} files, ${sum('pass') + sum('fail') + sum('skip') + sum('todo')} tests: ${sum('pass')} passed, ${sum('fail')} failed, ${sum('skip')} skipped (${skips.filter((x) => x.suite).length} suites), ${sum('todo')} todo; ` +
     `${processes} processes (${parallel} at a time), ${((Date.now() - started) / 1000).toFixed(1)} s`,
 )
+clearInterval(sampler)
+if (speeds.length) {
+  const median = [...speeds].sort((a, b) => a - b)[Math.floor(speeds.length / 2)]!
+  console.log(`# machine speed: the yardstick (300 keccaks of 1 KB, test/support/machine-speed.ts) took a median ${median.toFixed(0)} ms of CPU over ${speeds.length} samples; ${REFERENCE_MS} ms on the machine the bounds were set on`)
+}
 process.exit(failures.length || crashed.length || missingInCi.length || results.some((r) => !r.ok) || (types && !types.ok) ? 1 : 0)

@@ -3,10 +3,11 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { availableParallelism, loadavg } from 'node:os'
 import Fastify from 'fastify'
-import { encodeFunctionData, erc20Abi, keccak256, maxUint256 } from 'viem'
+import { encodeFunctionData, erc20Abi, maxUint256 } from 'viem'
 import { useApp, type TestApp } from '../support/harness.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { looksmaxxBody } from '../support/builders.ts'
+import { REFERENCE_MS, yardstick } from '../support/machine-speed.ts'
 import { publishEvent } from '../../src/events/publish-event.ts'
 
 /**
@@ -32,20 +33,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  */
 const loadStretch = () => Math.max(1, loadavg()[0]! / availableParallelism())
 
-/**
- * How much slower this machine computes now than the one the absolutes were set on: a fixed piece
- * of the service's kind of work (keccak in JavaScript, 300 × 1 KB) timed on this thread, against
- * the 45 ms it takes there; at least 1. The load average misses a host that slows its VM without
- * descheduling it: one session's VM served a bare route at a third of the usual rate and ran a
- * hash loop at 84k and 145k per second in consecutive 2-second windows, with steal time 0.
- */
-const REFERENCE_MS = 45
-const calibration = new Uint8Array(1024).fill(7)
-function speedStretch(): number {
-  const started = performance.now()
-  for (let i = 0; i < 300; i++) keccak256(calibration)
-  return Math.max(1, (performance.now() - started) / REFERENCE_MS)
-}
+/** How much slower this machine computes now than the one the absolutes were set on (test/support/machine-speed.ts); at least 1. */
+const speedStretch = () => Math.max(1, yardstick().wallMs / REFERENCE_MS)
 
 /**
  * Runs `measure`, then says how far its bound stretches: the larger of the load and the
