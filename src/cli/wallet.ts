@@ -16,6 +16,16 @@ export type ChainInfo = { name: string; chainId: number; rpc: string }
 /** A transaction as the API's plans and builders return it. */
 export type PlannedTx = { to?: string; data?: string; value?: string | number | null; functionName?: string; description?: string }
 
+/**
+ * The gas a step is sent with: its estimate plus 30 % and 25,000. An estimate is made against the
+ * last block, and a call mined in a later second can cost more: a Uniswap V3 swap writes its
+ * price observation in the first transaction of a second, an unstake right after a claim writes
+ * the reward accrued since into a slot the claim left at zero (about 22,000 gas each, a large part
+ * of a small call's estimate). Sent with the bare estimate, such a step can run out of gas and
+ * revert, its fee spent; unused gas is refunded.
+ */
+export const withGasHeadroom = (estimate: bigint): bigint => (estimate * 13n) / 10n + 25_000n
+
 export class WalletError extends Error {
   constructor(readonly code: string, message: string, options?: { cause?: unknown }) {
     super(message, options)
@@ -99,13 +109,9 @@ export function connectWallet(chainInfo: ChainInfo, account: LocalAccount, rpcOv
     if (!tx.to) throw new WalletError('INCOMPLETE_PLAN', `the service returned a transaction without a destination (${tx.description ?? tx.functionName ?? 'unknown step'})`)
     let hash: Hex
     try {
-      hash = await walletClient.sendTransaction({
-        account,
-        chain,
-        to: tx.to as Hex,
-        data: (tx.data ?? '0x') as Hex,
-        value: BigInt(tx.value ?? 0),
-      })
+      const call = { account, to: tx.to as Hex, data: (tx.data ?? '0x') as Hex, value: BigInt(tx.value ?? 0) }
+      const gas = withGasHeadroom(await publicClient.estimateGas(call))
+      hash = await walletClient.sendTransaction({ ...call, chain, gas })
     } catch (cause) {
       const revert = explainRevert(cause)
       if (revert) throw new WalletError(revert.code, `could not send ${tx.functionName ?? 'the transaction'}: ${revert.message}`, { cause })

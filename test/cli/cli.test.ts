@@ -8,7 +8,7 @@ import path from 'node:path'
 import { createPublicClient, encodeFunctionData, http, parseAbi } from 'viem'
 import { useApp } from '../support/harness.ts'
 import { testAccount } from '../support/accounts.ts'
-import { connectWallet, WalletError } from '../../src/cli/wallet.ts'
+import { connectWallet, WalletError, withGasHeadroom } from '../../src/cli/wallet.ts'
 
 const app = useApp()
 const bin = path.resolve('bin/burn-to-create.js')
@@ -178,6 +178,18 @@ test('mistakes get a clear message and a non-zero exit, and the key is never pri
   assert.match(fewTokens.stderr, /error INSUFFICIENT_TOKENS: 0x[0-9a-fA-F]{40} holds [\d,]+(\.\d{1,2})? tokens; a burn needs 225,000/)
   assert.doesNotMatch(fewTokens.stderr, /Run burn-to-create help/)
   assert.equal(down.code, 1)
+})
+
+test('a step is sent with gas headroom over its estimate, so a call that costs more a second later does not run out', async () => {
+  const { account } = testAccount(7)
+  const wallet = connectWallet({ name: 'devnet', chainId: app.devnet.info.chainId, rpc: app.devnet.url }, account)
+  const token = app.devnet.info.contracts.token as `0x${string}`
+  const data = encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: ['0x000000000000000000000000000000000000dEaD', 0n] })
+  const estimate = await wallet.publicClient.estimateGas({ account: account.address, to: token, data })
+  const { hash } = await wallet.send({ to: token, data, functionName: 'transfer' })
+  const sent = await wallet.publicClient.getTransaction({ hash })
+  assert.equal(sent.gas, withGasHeadroom(estimate))
+  assert.ok(sent.gas >= estimate + 25_000n, `gas ${sent.gas} for an estimate of ${estimate}`)
 })
 
 test('a transfer reverted for want of tokens is explained, not left as an unrecognized custom error', async () => {
