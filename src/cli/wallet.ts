@@ -20,8 +20,8 @@ export type PlannedTx = { to?: string; data?: string; value?: string | number | 
  * The gas a step is sent with: its estimate plus 30 % and 25,000. An estimate is made against the
  * last block, and a call mined in a later second can cost more: a Uniswap V3 swap writes its
  * price observation in the first transaction of a second, an unstake right after a claim writes
- * the reward accrued since into a slot the claim left at zero (about 22,000 gas each, a large part
- * of a small call's estimate). Sent with the bare estimate, such a step can run out of gas and
+ * the reward accrued since into a slot the claim left at zero (20,000-30,000 gas more, a large
+ * part of a small call's estimate: an unstake estimated at 84k needs 114k a second later). Sent with the bare estimate, such a step can run out of gas and
  * revert, its fee spent; unused gas is refunded.
  */
 export const withGasHeadroom = (estimate: bigint): bigint => (estimate * 13n) / 10n + 25_000n

@@ -74,16 +74,20 @@ export async function createEdrProvider(options: { genesisBlockTime?: number } =
 
 /**
  * Blocks share a timestamp within a second, and some contracts cost more in the first
- * transaction of a new timestamp (a Uniswap V3 swap writes its oracle observation then, about
- * 20k gas). An estimate taken in the same second as the previous swap and mined in the next
- * one runs out of gas, and viem sends the bare estimate. The margin covers that, as wallets'
- * own margins do on real chains; unused gas is refunded.
+ * transaction of a new timestamp: a Uniswap V3 swap writes its oracle observation then (about
+ * 20k gas); an unstake right after a claim writes the reward accrued since into a slot the claim
+ * left at zero (about 29k more: 84k estimated in the claim's second, 114k needed in the next).
+ * An estimate taken in one second and mined in the next runs out of gas, and viem sends the
+ * bare estimate. The margin covers that, as wallets' own margins do on real chains: a share of
+ * the estimate, and a fixed part for the small calls whose share is less than one slot written
+ * from zero. Unused gas is refunded.
  */
 export const ESTIMATE_MARGIN_PERCENT = 30n
+export const ESTIMATE_MARGIN_GAS = 25_000n
 
 function withEstimateMargin(result: unknown): unknown {
   if (typeof result !== 'string' || !/^0x[0-9a-f]+$/i.test(result)) return result
-  const padded = (BigInt(result) * (100n + ESTIMATE_MARGIN_PERCENT)) / 100n
+  const padded = (BigInt(result) * (100n + ESTIMATE_MARGIN_PERCENT)) / 100n + ESTIMATE_MARGIN_GAS
   return `0x${(padded < BLOCK_GAS_LIMIT ? padded : BLOCK_GAS_LIMIT).toString(16)}`
 }
 

@@ -46,17 +46,9 @@ export function defiDevnet(devnet: TestDevnet) {
   const wallet = (i: number) => createWalletClient({ chain: viemChain, transport: http(devnet.url), account: account(i) })
   const rpc = async (method: string, params: unknown[] = []) => client.request({ method, params } as never) as Promise<unknown>
 
-  /**
-   * Sends one step and returns its receipt; fails the test if it reverts. The gas is the estimate
-   * with headroom, as wallets give it: an estimate is made against the last block, and a staking
-   * call mined a second later can cost more (an unstake right after a claim writes the reward
-   * accrued since into a slot the claim left at zero: 20,000 gas more). With the exact estimate,
-   * an unstake reverted once on a slow machine (2026-11-28), most likely so.
-   */
+  /** Sends one step and returns its receipt; fails the test if it reverts. */
   async function send(i: number, step: Pick<PlanStep, 'to' | 'data' | 'value'>) {
-    const call = { account: account(i), to: step.to, data: step.data, value: BigInt(step.value) }
-    const gas = ((await client.estimateGas(call)) * 3n) / 2n
-    const hash = await wallet(i).sendTransaction({ to: step.to, data: step.data, value: call.value, gas })
+    const hash = await wallet(i).sendTransaction({ to: step.to, data: step.data, value: BigInt(step.value) })
     const receipt = await client.waitForTransactionReceipt({ hash })
     assert.equal(receipt.status, 'success', `step to ${step.to} reverted`)
     return receipt
