@@ -24,7 +24,6 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { build } from './build.ts'
 import { MARK } from './test/reporter.ts'
-import { REFERENCE_MS, yardstick } from '../test/support/machine-speed.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const timesFile = path.join(root, '.cache', 'test-times.json')
@@ -172,16 +171,13 @@ function runProcess(first: string): Promise<void> {
 // The machine's speed, for the summary: a run's time means little without it (the same leg took
 // 178 s and 236 s within the hour on one VM whose host slowed it). Timed alone before the tests
 // start and after they end (comparable with the reference), and every 5 s while they run (CPU
-// time, so the waiting does not count; the suite's load inflates it).
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-const timedAlone = (): number => {
-  for (let i = 0; i < 3; i++) yardstick() // compiled and optimized before it is timed
-  return median(Array.from({ length: 7 }, () => yardstick().cpuMs))
-}
-const speedAtStart = timedAlone()
+// time, so the waiting does not count; the suite's load inflates it). Whole runs only: loading
+// the yardstick (viem) and timing it cost about 0.5 s and 0.4 s at each end, much of a run of a
+// few files.
+const speed = paths.length ? undefined : await import('../test/support/machine-speed.ts')
+const speedAtStart = speed?.yardstickNow()
 const speeds: number[] = []
-const sampler = setInterval(() => speeds.push(yardstick().cpuMs), 5_000)
-sampler.unref()
+const sampler = speed && setInterval(() => speeds.push(speed.yardstick().cpuMs), 5_000).unref()
 
 // TEST_PROCESSES slots; each runs processes until the queue is empty.
 await Promise.all(
@@ -220,8 +216,10 @@ console.log(
     `${processes} processes (${parallel} at a time), ${((Date.now() - started) / 1000).toFixed(1)} s`,
 )
 clearInterval(sampler)
-console.log(
-  `# machine speed: the yardstick (300 keccaks of 1 KB, test/support/machine-speed.ts) took ${speedAtStart.toFixed(0)} ms of CPU alone at the start, ${timedAlone().toFixed(0)} ms at the end` +
-    `${speeds.length ? `, a median ${median(speeds).toFixed(0)} ms under the suite's load (${speeds.length} samples)` : ''}; ${REFERENCE_MS} ms alone on the machine the performance bounds were set on`,
-)
+if (speed && speedAtStart !== undefined) {
+  console.log(
+    `# machine speed: the yardstick (300 keccaks of 1 KB, test/support/machine-speed.ts) took ${speedAtStart.toFixed(0)} ms of CPU alone at the start, ${speed.yardstickNow().toFixed(0)} ms at the end` +
+      `${speeds.length ? `, a median ${speed.median(speeds).toFixed(0)} ms under the suite's load (${speeds.length} samples)` : ''}; ${speed.REFERENCE_MS} ms alone on the machine the performance bounds were set on`,
+  )
+}
 process.exit(failures.length || crashed.length || missingInCi.length || results.some((r) => !r.ok) || (types && !types.ok) ? 1 : 0)

@@ -7,7 +7,7 @@ import { encodeFunctionData, erc20Abi, maxUint256 } from 'viem'
 import { useApp, type TestApp } from '../support/harness.ts'
 import { createAgent, portraitBase64, type Agent } from '../support/agent.ts'
 import { looksmaxxBody } from '../support/builders.ts'
-import { REFERENCE_MS, yardstick } from '../support/machine-speed.ts'
+import { REFERENCE_MS, median, yardstick } from '../support/machine-speed.ts'
 import { publishEvent } from '../../src/events/publish-event.ts'
 
 /**
@@ -21,9 +21,6 @@ import { publishEvent } from '../../src/events/publish-event.ts'
  */
 // The embedded database on its thread, as `npm start` runs it: the stream's regression lived there.
 const app = useApp({ embeddedDatabase: 'thread' })
-
-/** The median of a few measures: one GC pause or one preempted slice does not decide. */
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 /**
  * How much the absolutes stretch for the machine's load now: the 1-minute load average per core,

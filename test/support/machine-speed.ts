@@ -18,3 +18,12 @@ export function yardstick(): { wallMs: number; cpuMs: number } {
   const used = process.cpuUsage(cpu)
   return { wallMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 }
 }
+
+/** The middle of a few measures (the upper one of an even count): one GC pause or one preempted slice does not decide. */
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+/** The yardstick's CPU time now, warmed (compiled and optimized first), the median of 7 runs. */
+export function yardstickNow(): number {
+  for (let i = 0; i < 3; i++) yardstick()
+  return median(Array.from({ length: 7 }, () => yardstick().cpuMs))
+}
