@@ -19,6 +19,7 @@ import { benchSimulatedPlans } from './simulated-plans.ts'
 import { benchStartup } from './startup.ts'
 import { benchRehearse } from './rehearse.ts'
 import { rewriteRun, rewriteSummary, type BenchResult } from './summary.ts'
+import { REFERENCE_MS, yardstickNow } from '../test/support/machine-speed.ts'
 
 const seconds = (fallback: number) => Number(process.env.BENCH_SECONDS ?? fallback)
 
@@ -52,6 +53,9 @@ let failure: unknown
 for (const name of names) {
   const started = new Date()
   const loadBefore = load()
+  // The host's speed beside the load: this VM's host has run the same work 3× slower from one
+  // hour to the next with the load average unchanged, and absolute figures scale with it.
+  const speedMs = Math.round(yardstickNow())
   let result: BenchResult
   try {
     result = await benches[name]!()
@@ -62,12 +66,12 @@ for (const name of names) {
     break
   }
   // The conditions go with the figures: on a shared machine they decide what the figures mean.
-  const markdown = `Run of ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench -- ${name}\`${process.env.BENCH_SECONDS ? ` (BENCH_SECONDS=${process.env.BENCH_SECONDS})` : ''}; load average (1, 5, 15 min) ${loadBefore} before, ${load()} after.\n\n${result.section}`
+  const markdown = `Run of ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench -- ${name}\`${process.env.BENCH_SECONDS ? ` (BENCH_SECONDS=${process.env.BENCH_SECONDS})` : ''}; load average (1, 5, 15 min) ${loadBefore} before, ${load()} after; machine speed: the yardstick of test/support/machine-speed.ts took ${speedMs} ms of CPU at the start (${REFERENCE_MS} ms on the reference machine).\n\n${result.section}`
   console.log(`\n## ${name}\n\n${markdown}\n`)
-  // The date cell carries the 1-minute load average at the start: a target missed at load 8 on
-  // two cores says little about the code.
+  // The date cell carries the 1-minute load average and the yardstick at the start: a target
+  // missed at load 8 on two cores, or met on a host twice as fast as usual, says little about the code.
   const oneMinute = loadBefore.split(' ')[0]
-  done.push({ name, result: { ...result, headlines: result.headlines.map((h) => ({ ...h, date: `${h.date} (load ${oneMinute})` })) }, markdown })
+  done.push({ name, result: { ...result, headlines: result.headlines.map((h) => ({ ...h, date: `${h.date} (load ${oneMinute}, yardstick ${speedMs} ms of ${REFERENCE_MS})` })) }, markdown })
 }
 
 if (process.env.BENCH_README !== '0' && done.length > 0) {
