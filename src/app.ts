@@ -7,7 +7,7 @@ import { redactUrl, secretUrlsOf } from './config/redact-url.ts'
 import type { Context } from './context.ts'
 import { chatAgent } from './chat/agent.ts'
 import { createChain, type Chain } from './chain/clients.ts'
-import { readDeploymentFile, readDevnetDeployment, withContractOverrides, type Deployment } from './chain/deployment.ts'
+import { readConfiguredDeployment, readDevnetDeployment, withOverridesNamed, type Deployment } from './chain/deployment.ts'
 import { PUBLIC_MAINNET_RPC } from './chain/constants.ts'
 import { missingContracts } from './chain/contract-names.ts'
 import { CONTRACT_VARIABLE, absentFor } from './chain/not-deployed.ts'
@@ -69,6 +69,8 @@ export type CreateAppOptions = {
   ipfs?: IpfsPinner
   /** The database, already being opened (main.ts opens it while the service's modules load). */
   db?: Promise<Db>
+  /** The deployment CONTRACTS_FILE names, already read (main.ts reads it before loading the service's modules). */
+  deployment?: Promise<Deployment | undefined>
   /** The clock operations read the current time from (default Date.now). */
   clock?: () => number
 }
@@ -112,20 +114,8 @@ function createIpfs(config: Config, baseUrl: () => string): IpfsPinner {
 export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<App> {
   const log = options.log ?? createLogger(config.LOG_LEVEL, { secretUrls: secretUrlsOf(config) })
   const rpcUrl = config.RPC_URL ?? `http://127.0.0.1:${config.DEVNET_RPC_PORT}`
-  const read: Deployment = config.CONTRACTS_FILE
-    ? await readDeploymentFile(config.CONTRACTS_FILE, {
-        fundWallet: config.FUND_WALLET,
-        facilitator: config.FACILITATOR_ADDRESS,
-      }).catch((cause) => {
-        throw new StartupError('CONTRACTS_FILE', `cannot use ${config.CONTRACTS_FILE}: ${describeFileProblem(cause)}`, { cause })
-      })
-    : await readDevnetDeployment(rpcUrl)
-  let deployment: Deployment
-  try {
-    deployment = withContractOverrides(read, config.CONTRACT_ADDRESSES)
-  } catch (cause) {
-    throw new StartupError('CONTRACT_ADDRESSES', (cause as Error).message, { cause })
-  }
+  const deployment: Deployment =
+    (await (options.deployment ?? readConfiguredDeployment(config))) ?? withOverridesNamed(await readDevnetDeployment(rpcUrl), config.CONTRACT_ADDRESSES)
 
   const db = await (options.db ?? openDb(serviceDbConfig(config))).catch((cause) => {
     throw config.DATABASE_URL ? new StartupError('DATABASE_URL', `cannot open the database at ${redactUrl(config.DATABASE_URL)}: ${(cause as Error).message}`, { cause }) : cause
@@ -331,19 +321,6 @@ function reportMissingContracts(deployment: Deployment, operations: readonly Any
 }
 
 /** What is wrong with a deployment file, in a line: missing, not JSON, or which fields are off. */
-function describeFileProblem(error: unknown): string {
-  const e = error as NodeJS.ErrnoException & { issues?: Array<{ path: PropertyKey[]; message: string }> }
-  if (e.code === 'ENOENT') return 'no such file'
-  if (e.code === 'EACCES') return 'not readable'
-  if (e.code === 'EISDIR') return 'a directory, not a file'
-  if (error instanceof SyntaxError) return `not JSON (${e.message})`
-  if (Array.isArray(e.issues)) {
-    const fields = e.issues.slice(0, 5).map((issue) => `${issue.path.map(String).join('.') || '(top)'} ${issue.message}`)
-    return `not a deployment file ({ "contracts": { "<name>": "0x…" }, "fundWallet": "0x…", "facilitator": "0x…" }): ${fields.join('; ')}${e.issues.length > 5 ? `; and ${e.issues.length - 5} more` : ''}`
-  }
-  return e.message
-}
-
 /**
  * Logs a warning for each hot key that holds no ETH for gas, its balances read in one multicall
  * (every start, every test app, pays one round trip; a failed read says nothing: the sends will).

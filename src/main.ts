@@ -3,6 +3,7 @@ import { createLogger } from './config/logger.ts'
 import { secretUrlsOf } from './config/redact-url.ts'
 import { parseRoles } from './config/roles.ts'
 import { onSignalWhileStarting, probeRpc, startDevnetProcess, stopDevnet } from './devnet/supervise.ts'
+import { readConfiguredDeployment } from './chain/deployment.ts'
 
 async function main() {
   process.on('SIGINT', onSignalWhileStarting)
@@ -33,6 +34,9 @@ async function main() {
       process.exit(1)
     }
   }
+  // A CONTRACTS_FILE that cannot be used is refused before anything starts or loads (a second
+  // of module loading for a typo in a path).
+  const deployment = await readConfiguredDeployment(config)
   const log = createLogger(config.LOG_LEVEL, { pretty: process.stdout.isTTY, secretUrls: secretUrlsOf(config) })
   const devnet = config.RPC_URL ? undefined : await startDevnetProcess(config, log)
   // The database opens first (the embedded one compiles PostgreSQL's WebAssembly, partly on
@@ -46,7 +50,7 @@ async function main() {
   let app
   try {
     log.info('reading the contracts; then the indexer, workers and HTTP server start')
-    app = await createApp(config, { log, db })
+    app = await createApp(config, { log, db, deployment: Promise.resolve(deployment) })
   } catch (error) {
     // Rules that span several variables (or the chain behind RPC_URL) are checked here.
     if (error instanceof ConfigError) {

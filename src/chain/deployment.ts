@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { coreContractNames, optionalContractNames, type ContractAddresses } from './contract-names.ts'
 import { AppError } from '../errors/app-error.ts'
 import { CHAIN_ID } from './constants.ts'
+import { StartupError, type Config } from '../config/load.ts'
 
 const addressField = z.string().regex(/^0x[0-9a-fA-F]{40}$/).transform((a) => getAddress(a))
 
@@ -106,4 +107,40 @@ export function withContractOverrides(deployment: Deployment, overrides: Record<
     contracts[name] = address === null ? undefined : getAddress(address)
   }
   return { ...deployment, contracts: contracts as ContractAddresses }
+}
+
+/**
+ * The deployment the configuration names: CONTRACTS_FILE with CONTRACT_ADDRESSES applied, or
+ * undefined when there is no file (the embedded devnet tells its own). A file that cannot be
+ * used is a StartupError naming the variable and why; `npm start` reads it before loading the
+ * service's modules, so a mistyped path is refused at once.
+ */
+export async function readConfiguredDeployment(config: Pick<Config, 'CONTRACTS_FILE' | 'FUND_WALLET' | 'FACILITATOR_ADDRESS' | 'CONTRACT_ADDRESSES'>): Promise<Deployment | undefined> {
+  if (!config.CONTRACTS_FILE) return undefined
+  const read = await readDeploymentFile(config.CONTRACTS_FILE, { fundWallet: config.FUND_WALLET, facilitator: config.FACILITATOR_ADDRESS }).catch((cause) => {
+    throw new StartupError('CONTRACTS_FILE', `cannot use ${config.CONTRACTS_FILE}: ${describeFileProblem(cause)}`, { cause })
+  })
+  return withOverridesNamed(read, config.CONTRACT_ADDRESSES)
+}
+
+/** withContractOverrides, its refusal a StartupError naming CONTRACT_ADDRESSES. */
+export function withOverridesNamed(deployment: Deployment, overrides: Record<string, string | null> | undefined): Deployment {
+  try {
+    return withContractOverrides(deployment, overrides)
+  } catch (cause) {
+    throw new StartupError('CONTRACT_ADDRESSES', (cause as Error).message, { cause })
+  }
+}
+
+function describeFileProblem(error: unknown): string {
+  const e = error as NodeJS.ErrnoException & { issues?: Array<{ path: PropertyKey[]; message: string }> }
+  if (e.code === 'ENOENT') return 'no such file'
+  if (e.code === 'EACCES') return 'not readable'
+  if (e.code === 'EISDIR') return 'a directory, not a file'
+  if (error instanceof SyntaxError) return `not JSON (${e.message})`
+  if (Array.isArray(e.issues)) {
+    const fields = e.issues.slice(0, 5).map((issue) => `${issue.path.map(String).join('.') || '(top)'} ${issue.message}`)
+    return `not a deployment file ({ "contracts": { "<name>": "0x…" }, "fundWallet": "0x…", "facilitator": "0x…" }): ${fields.join('; ')}${e.issues.length > 5 ? `; and ${e.issues.length - 5} more` : ''}`
+  }
+  return e.message
 }
