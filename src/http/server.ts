@@ -15,6 +15,7 @@ import { mountOpsRoutes } from './ops-routes.ts'
 import { requireJsonBody } from './content-type.ts'
 import { createHostCheck } from './host-check.ts'
 import { trustProxyOf } from './client-address.ts'
+import { sseWriter } from './sse-writer.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -310,9 +311,7 @@ async function serveStream(request: FastifyRequest, reply: FastifyReply, streame
   tracker.opened(end)
   try {
     await streamed.run({
-      write: (chunk) => {
-        if (!raw.writableEnded) raw.write(chunk)
-      },
+      write: sseWriter(raw),
       closed,
       end: () => {
         if (!raw.writableEnded) raw.end()

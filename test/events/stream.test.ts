@@ -3,11 +3,13 @@ import assert from 'node:assert/strict'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { connect } from 'node:net'
 import { useDevnet, pooledPglite, testConfig, type TestApp } from '../support/harness.ts'
 import { openStream, streamServices } from '../support/sse.ts'
 import { publishEvent } from '../../src/events/publish-event.ts'
 import { createApp } from '../../src/app.ts'
 import type { Db } from '../../src/store/db.ts'
+import { chunkOf } from '../../src/http/sse-writer.ts'
 
 // The socket is the point here: streams are read over HTTP. Each test has its service, so
 // none depends on the events another published; only the lifetime test's service closes its
@@ -165,4 +167,76 @@ test('issue 26: opening streams runs no statement after an instance\'s first; a 
     await app.close()
     await rm(dataDir, { recursive: true, force: true })
   }
+})
+
+/** A stream read off the socket as sent: the response head and the body bytes so far. */
+async function rawStream(url: string, version: '1.0' | '1.1') {
+  const { hostname, port } = new URL(url)
+  const socket = connect(Number(port), hostname)
+  socket.write(`GET /api/events HTTP/${version}\r\nHost: ${hostname}:${port}\r\n\r\n`)
+  let received = Buffer.alloc(0)
+  socket.on('data', (data) => (received = Buffer.concat([received, data])))
+  const split = () => {
+    const at = received.indexOf('\r\n\r\n')
+    return at < 0 ? undefined : { head: received.subarray(0, at).toString(), body: received.subarray(at + 4) }
+  }
+  return {
+    split,
+    /** Waits until the body (decoded by `decode`) holds `text`. */
+    async waitFor(text: string, decode: (body: Buffer) => string) {
+      for (let i = 0; i < 500; i++) {
+        const parts = split()
+        if (parts && decode(parts.body).includes(text)) return decode(parts.body)
+        await new Promise((r) => setTimeout(r, 10))
+      }
+      throw new Error(`no ${text} in ${received.toString()}`)
+    },
+    close: () => socket.destroy(),
+  }
+}
+
+/** The body of a chunked response, each chunk checked against its size line (a partial last chunk waits). */
+function dechunk(body: Buffer): string {
+  let out = ''
+  let at = 0
+  for (;;) {
+    const line = body.indexOf('\r\n', at)
+    if (line < 0) return out
+    const size = Number.parseInt(body.subarray(at, line).toString(), 16)
+    assert.ok(Number.isInteger(size), `a chunk size line at byte ${at}: ${JSON.stringify(body.subarray(at, line).toString())}`)
+    if (body.length < line + 2 + size + 2) return out
+    assert.equal(body.subarray(line + 2 + size, line + 4 + size).toString(), '\r\n', 'each chunk ends with CRLF where its size says')
+    out += body.subarray(line + 2, line + 2 + size).toString()
+    at = line + 4 + size
+  }
+}
+
+test('on the wire: an event fanned out is one chunk among the stream\'s own writes (HTTP/1.1), and plain bytes to an HTTP/1.0 client', async () => {
+  const app = await service({ SSE_HEARTBEAT_MS: '50' })
+  const burn = burnOn(app)
+  const modern = await rawStream(app.url, '1.1')
+  const old = await rawStream(app.url, '1.0')
+  try {
+    await modern.waitFor('event: stats', dechunk)
+    await old.waitFor('event: stats', (body) => body.toString())
+    const published = await burn(7)
+    const frame = `id: ${published.id}\nevent: burn\ndata: `
+    // Heartbeats (written to each stream alone) go on around the shared burn; all in order.
+    const chunked = await modern.waitFor(`id: ${published.id}\nevent: heartbeat`, dechunk)
+    assert.match(modern.split()!.head, /transfer-encoding: chunked/i)
+    assert.ok(chunked.indexOf('event: stats') < chunked.indexOf(frame), 'the burn after the stats event')
+    assert.equal(JSON.parse(/^data: (.*)$/m.exec(chunked.slice(chunked.indexOf(frame)))![1]!).tokenId, '7')
+    const plain = await old.waitFor(`id: ${published.id}\nevent: heartbeat`, (body) => body.toString())
+    assert.doesNotMatch(old.split()!.head, /transfer-encoding/i)
+    assert.equal(JSON.parse(/^data: (.*)$/m.exec(plain.slice(plain.indexOf(frame)))![1]!).tokenId, '7')
+  } finally {
+    modern.close()
+    old.close()
+  }
+})
+
+test('chunkOf frames bytes as one HTTP/1.1 chunk, once per bytes object', () => {
+  const bytes = Buffer.from('event: burn\ndata: {}\n\n')
+  assert.equal(chunkOf(bytes).toString(), `${bytes.length.toString(16)}\r\nevent: burn\ndata: {}\n\n\r\n`)
+  assert.equal(chunkOf(bytes), chunkOf(bytes), 'made once for all the streams it goes to')
 })
