@@ -4,7 +4,8 @@
  * flight, counted as NFTs the agents own on chain afterwards (not as HTTP 200s). The devnet
  * runs in a process of its own, as `npm start` runs it, and mines instantly, so chain
  * confirmation waits are not part of it. Baseline, in the same run: the stylizer alone on the
- * same portrait (the critical path), sequential.
+ * same portrait (the critical path), sequential. BENCH_CPU_PROF=<file> writes a CPU profile of the
+ * event loop while the 20 are in flight.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -22,7 +23,7 @@ import { runDate, yesNo, type BenchResult } from './summary.ts'
 /** Issue 26: p50 of a paid submission, sequential, and NFTs minted per second with 20 in flight. */
 const TARGET_P50_MS = 150
 const TARGET_PER_SECOND = 12
-import { table } from './support.ts'
+import { startProfile, table } from './support.ts'
 import { testAccount } from '../test/support/accounts.ts'
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
@@ -91,9 +92,11 @@ export async function benchLooksmaxx(sequential = 50, concurrent = 20): Promise<
       }
     }
     const stepRows = [...gaps].map(([step, values]) => ({ step, 'median ms': percentile(values.sort((a, b) => a - b), 50) }))
+    const profiling = process.env.BENCH_CPU_PROF ? await startProfile() : undefined
     const started = performance.now()
     const results = await Promise.all(bodies.map((body) => postJson(`${url}/api/x402/looksmaxx`, body)))
     const elapsed = (performance.now() - started) / 1000
+    if (profiling) await profiling.stop(process.env.BENCH_CPU_PROF!)
     const answered = results.filter((r) => r.status === 200).length
     const minted = Number((await owned()) - ownedAfterSequential)
     const sequentialMinted = Number(ownedAfterSequential - ownedAtStart)
