@@ -70,7 +70,7 @@ export type CreateAppOptions = {
   /** The database, already being opened (main.ts opens it while the service's modules load). */
   db?: Promise<Db>
   /** The deployment CONTRACTS_FILE names, already read (main.ts reads it before loading the service's modules). */
-  deployment?: Promise<Deployment | undefined>
+  deployment?: Deployment
   /** The clock operations read the current time from (default Date.now). */
   clock?: () => number
 }
@@ -115,7 +115,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const log = options.log ?? createLogger(config.LOG_LEVEL, { secretUrls: secretUrlsOf(config) })
   const rpcUrl = config.RPC_URL ?? `http://127.0.0.1:${config.DEVNET_RPC_PORT}`
   const deployment: Deployment =
-    (await (options.deployment ?? readConfiguredDeployment(config))) ?? withOverridesNamed(await readDevnetDeployment(rpcUrl), config.CONTRACT_ADDRESSES)
+    options.deployment ?? (await readConfiguredDeployment(config)) ?? withOverridesNamed(await readDevnetDeployment(rpcUrl), config.CONTRACT_ADDRESSES)
 
   const db = await (options.db ?? openDb(serviceDbConfig(config))).catch((cause) => {
     throw config.DATABASE_URL ? new StartupError('DATABASE_URL', `cannot open the database at ${redactUrl(config.DATABASE_URL)}: ${(cause as Error).message}`, { cause }) : cause
@@ -320,7 +320,6 @@ function reportMissingContracts(deployment: Deployment, operations: readonly Any
   )
 }
 
-/** What is wrong with a deployment file, in a line: missing, not JSON, or which fields are off. */
 /**
  * Logs a warning for each hot key that holds no ETH for gas, its balances read in one multicall
  * (every start, every test app, pays one round trip; a failed read says nothing: the sends will).

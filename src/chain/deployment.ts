@@ -132,6 +132,7 @@ export function withOverridesNamed(deployment: Deployment, overrides: Record<str
   }
 }
 
+/** What is wrong with a deployment file, in a line: missing, not JSON, or which fields are off. */
 function describeFileProblem(error: unknown): string {
   const e = error as NodeJS.ErrnoException & { issues?: Array<{ path: PropertyKey[]; message: string }> }
   if (e.code === 'ENOENT') return 'no such file'

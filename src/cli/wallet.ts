@@ -21,8 +21,10 @@ export type PlannedTx = { to?: string; data?: string; value?: string | number | 
  * last block, and a call mined in a later second can cost more: a Uniswap V3 swap writes its
  * price observation in the first transaction of a second, an unstake right after a claim writes
  * the reward accrued since into a slot the claim left at zero (20,000-30,000 gas more, a large
- * part of a small call's estimate: an unstake estimated at 84k needs 114k a second later). Sent with the bare estimate, such a step can run out of gas and
- * revert, its fee spent; unused gas is refunded.
+ * part of a small call's estimate: an unstake estimated at 84k needs 114k a second later). Sent
+ * with the bare estimate, such a step can run out of gas and revert, its fee spent; unused gas is
+ * refunded. The devnet pads its estimates the same way (src/devnet/edr-provider.ts), which this
+ * client cannot import: it speaks to the service and the chain only.
  */
 export const withGasHeadroom = (estimate: bigint): bigint => (estimate * 13n) / 10n + 25_000n
 
